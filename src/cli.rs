@@ -1,0 +1,103 @@
+//! The command line: `komadai perft`, `komadai legal`, and (as they land) the
+//! bot, the console and the tools around them.
+
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::shogi::{divide, perft, Position, STANDARD_START_SFEN};
+
+/// komadai — correspondence shogi for Discord.
+#[derive(Debug, Parser)]
+#[command(name = "komadai", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count the leaves of the legal move tree (the node count is the last line).
+    Perft {
+        /// Depth in plies.
+        #[arg(long)]
+        depth: u32,
+        /// Position (standard start if omitted); 5×5 boards are minishogi.
+        #[arg(long)]
+        sfen: Option<String>,
+        /// Print `move count` for every first move before the total.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Print the legal moves (USI, sorted, space-separated) of one position, or
+    /// of every SFEN line read from stdin.
+    Legal {
+        /// One position; without it SFEN lines are read from stdin.
+        #[arg(long)]
+        sfen: Option<String>,
+    },
+}
+
+/// Runs the command line and returns the process exit code.
+#[must_use]
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match cmd {
+        Command::Perft { depth, sfen, divide: split } => {
+            let pos = Position::from_sfen(sfen.as_deref().unwrap_or(STANDARD_START_SFEN))?;
+            if split {
+                let mut rows: Vec<(String, u64)> =
+                    divide(&pos, depth).into_iter().map(|(m, n)| (m.to_string(), n)).collect();
+                rows.sort();
+                let mut total = 0;
+                for (m, n) in rows {
+                    writeln!(out, "{m} {n}")?;
+                    total += n;
+                }
+                writeln!(out, "{total}")?;
+            } else {
+                writeln!(out, "{}", perft(&pos, depth))?;
+            }
+        }
+        Command::Legal { sfen: Some(s) } => {
+            writeln!(out, "{}", legal_line(&s))?;
+        }
+        Command::Legal { sfen: None } => {
+            for line in std::io::stdin().lock().lines() {
+                let line = line?;
+                writeln!(out, "{}", legal_line(&line))?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The `legal` output for one SFEN: sorted USI moves, or `error: ...`.
+#[must_use]
+pub fn legal_line(sfen: &str) -> String {
+    match Position::from_sfen(sfen) {
+        Ok(pos) => {
+            let mut moves: Vec<String> =
+                pos.legal_moves().iter().map(ToString::to_string).collect();
+            moves.sort_unstable();
+            moves.join(" ")
+        }
+        Err(e) => format!("error: {e}"),
+    }
+}
