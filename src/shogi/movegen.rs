@@ -504,10 +504,6 @@ fn closest(set: Bitboard, from: Square) -> Option<Square> {
 mod tests {
     use super::*;
 
-    fn pos(s: &str) -> Position {
-        Position::from_sfen(s).unwrap()
-    }
-
     fn mv(s: &str) -> Move {
         Move::from_usi(s).unwrap()
     }
@@ -533,7 +529,7 @@ mod tests {
             to: Square::SQ_2B,
             blocker: Square::SQ_7G
         }));
-        assert_eq!(p.check_move(mv("9i9h")), Err(IllegalMove::OwnPieceOnTarget(Square::SQ_9H)));
+        assert_eq!(p.check_move(mv("8i7g")), Err(IllegalMove::OwnPieceOnTarget(Square::SQ_7G)));
         assert_eq!(p.check_move(mv("7g7f+")), Err(IllegalMove::NotInPromotionZone));
         assert_eq!(p.check_move(mv("P*5e")), Err(IllegalMove::NotInHand(PieceKind::Pawn)));
         assert!(p.check_move(mv("7g7f")).is_ok());
