@@ -9,8 +9,7 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use komadai::shogi::{perft, Position, STANDARD_START_SFEN};
 
-const MATSURI: &str =
-    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+const MATSURI: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
 
 fn haitaka_perft(board: &haitaka::Board, depth: u8) -> u64 {
     let mut nodes = 0u64;

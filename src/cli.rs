@@ -58,11 +58,17 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match cmd {
-        Command::Perft { depth, sfen, divide: split } => {
+        Command::Perft {
+            depth,
+            sfen,
+            divide: split,
+        } => {
             let pos = Position::from_sfen(sfen.as_deref().unwrap_or(STANDARD_START_SFEN))?;
             if split {
-                let mut rows: Vec<(String, u64)> =
-                    divide(&pos, depth).into_iter().map(|(m, n)| (m.to_string(), n)).collect();
+                let mut rows: Vec<(String, u64)> = divide(&pos, depth)
+                    .into_iter()
+                    .map(|(m, n)| (m.to_string(), n))
+                    .collect();
                 rows.sort();
                 let mut total = 0;
                 for (m, n) in rows {

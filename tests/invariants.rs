@@ -17,7 +17,11 @@ fn check_position(pos: &Position) {
     sorted.dedup();
     assert_eq!(sorted.len(), legal.len(), "duplicate moves in {pos}");
     for &m in &legal {
-        assert!(pos.check_move(m).is_ok(), "{m} generated but refused in {pos}: {:?}", pos.check_move(m));
+        assert!(
+            pos.check_move(m).is_ok(),
+            "{m} generated but refused in {pos}: {:?}",
+            pos.check_move(m)
+        );
     }
     // All board moves from own pieces and all drops, with and without promotion.
     let mut accepted = 0;
@@ -31,7 +35,10 @@ fn check_position(pos: &Position) {
                 let m = Move::Normal { from, to, promote };
                 if pos.check_move(m).is_ok() {
                     accepted += 1;
-                    assert!(sorted.binary_search(&m).is_ok(), "{m} accepted but not generated in {pos}");
+                    assert!(
+                        sorted.binary_search(&m).is_ok(),
+                        "{m} accepted but not generated in {pos}"
+                    );
                 }
             }
         }
@@ -41,21 +48,32 @@ fn check_position(pos: &Position) {
             let m = Move::Drop { kind, to };
             if pos.check_move(m).is_ok() {
                 accepted += 1;
-                assert!(sorted.binary_search(&m).is_ok(), "{m} accepted but not generated in {pos}");
+                assert!(
+                    sorted.binary_search(&m).is_ok(),
+                    "{m} accepted but not generated in {pos}"
+                );
             }
         }
     }
     assert_eq!(accepted, legal.len(), "in {pos}");
     // Moves from empty or enemy squares are refused.
     for from in !pos.pieces_of(us) & pos.board_mask() {
-        let m = Move::Normal { from, to: Square::SQ_5E, promote: false };
+        let m = Move::Normal {
+            from,
+            to: Square::SQ_5E,
+            promote: false,
+        };
         assert!(pos.check_move(m).is_err());
     }
     let text = pos.to_sfen();
     let back = Position::from_sfen(&text).expect("printed SFEN parses");
     assert_eq!(&back, pos, "SFEN round trip of {text}");
     assert_eq!(back.to_sfen(), text);
-    assert_eq!(pos.key(), pos.key_from_scratch(), "incremental key in {text}");
+    assert_eq!(
+        pos.key(),
+        pos.key_from_scratch(),
+        "incremental key in {text}"
+    );
     assert_eq!(pos.key(), back.key());
 }
 
@@ -102,17 +120,25 @@ fn generator_and_check_move_agree_minishogi() {
 
 #[test]
 fn generator_and_check_move_agree_with_full_hands() {
-    let n = random_games("4k4/9/9/9/9/9/9/9/4K4 b RB2G2S2N2L9Prb2g2s2n2l9p 1", 20, 0x5eed_0003);
+    let n = random_games(
+        "4k4/9/9/9/9/9/9/9/4K4 b RB2G2S2N2L9Prb2g2s2n2l9p 1",
+        20,
+        0x5eed_0003,
+    );
     assert!(n > 500);
 }
 
 #[test]
 fn sfen_parser_survives_random_input() {
     let mut rng = fastrand::Rng::with_seed(0x5eed_0004);
-    let alphabet: Vec<char> = "0123456789/+- bwPLNSGBRKplnsgbrk\u{3000}歩１\n\t+x".chars().collect();
+    let alphabet: Vec<char> = "0123456789/+- bwPLNSGBRKplnsgbrk\u{3000}歩１\n\t+x"
+        .chars()
+        .collect();
     for _ in 0..20_000 {
         let len = rng.usize(0..120);
-        let s: String = (0..len).map(|_| alphabet[rng.usize(..alphabet.len())]).collect();
+        let s: String = (0..len)
+            .map(|_| alphabet[rng.usize(..alphabet.len())])
+            .collect();
         let _ = Position::from_sfen(&s);
     }
     for _ in 0..5_000 {
@@ -143,7 +169,10 @@ fn sfen_parser_survives_mutated_input() {
                 1 => bytes.insert(i.min(bytes.len()), rng.alphanumeric()),
                 _ if !bytes.is_empty() => {
                     let j = i.min(bytes.len() - 1);
-                    bytes[j] = "0123456789+/-bwpPkK ".chars().nth(rng.usize(..20)).unwrap_or('x');
+                    bytes[j] = "0123456789+/-bwpPkK "
+                        .chars()
+                        .nth(rng.usize(..20))
+                        .unwrap_or('x');
                 }
                 _ => {}
             }
@@ -156,5 +185,8 @@ fn sfen_parser_survives_mutated_input() {
             assert_eq!(Position::from_sfen(&p.to_sfen()).unwrap(), p);
         }
     }
-    assert!(valid > 1000, "mutations should leave some positions valid ({valid})");
+    assert!(
+        valid > 1000,
+        "mutations should leave some positions valid ({valid})"
+    );
 }

@@ -1,12 +1,12 @@
 //! One named test per rule of SPEC §1. Positions are hand-made; where a
 //! number comes from an outside source it is cited.
 
+use komadai::shogi::Color::{Gote, Sente};
 use komadai::shogi::{
-    declaration_check, DeclarationMissing, DrawReason, EnteringKingRule, Game, GameError,
-    Handicap, IllegalMove, Move, Outcome, PieceKind, Position, Square, Variant, WinReason,
+    declaration_check, DeclarationMissing, DrawReason, EnteringKingRule, Game, GameError, Handicap,
+    IllegalMove, Move, Outcome, PieceKind, Position, Square, Variant, WinReason,
     STANDARD_START_SFEN,
 };
-use komadai::shogi::Color::{Gote, Sente};
 
 fn pos(sfen: &str) -> Position {
     Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"))
@@ -55,7 +55,11 @@ fn dragon_moves_like_rook_plus_one_diagonal_step() {
     assert!(p.is_legal(mv("5e1e")));
     assert!(!p.is_legal(mv("5e3c")));
     // 16 rook squares + 4 diagonal steps.
-    let dragon_moves = p.legal_moves().iter().filter(|m| m.from() == Some(Square::SQ_5E)).count();
+    let dragon_moves = p
+        .legal_moves()
+        .iter()
+        .filter(|m| m.from() == Some(Square::SQ_5E))
+        .count();
     assert_eq!(dragon_moves, 16 + 4);
 }
 
@@ -86,7 +90,10 @@ fn promoted_minor_pieces_move_like_gold() {
 #[test]
 fn king_and_gold_never_promote() {
     let p = pos("4k4/9/9/4G4/9/9/9/9/4K4 b - 1");
-    assert_eq!(p.check_move(mv("5d5c+")), Err(IllegalMove::PieceCannotPromote(PieceKind::Gold)));
+    assert_eq!(
+        p.check_move(mv("5d5c+")),
+        Err(IllegalMove::PieceCannotPromote(PieceKind::Gold))
+    );
     let p = pos("4k4/9/9/9/9/9/9/9/K8 b - 1");
     assert!(p.legal_moves().iter().all(|m| !m.is_promotion()));
 }
@@ -101,7 +108,10 @@ fn promotion_entering_inside_or_leaving_the_zone() {
     assert!(legal(sfen, "7c6b+"), "inside");
     assert!(legal(sfen, "7c6d+"), "leaving");
     assert!(legal(sfen, "7c6d"), "leaving without promotion");
-    assert_eq!(refusal("4k4/9/9/9/9/4S4/9/9/4K4 b - 1", "5f5e+"), IllegalMove::NotInPromotionZone);
+    assert_eq!(
+        refusal("4k4/9/9/9/9/4S4/9/9/4K4 b - 1", "5f5e+"),
+        IllegalMove::NotInPromotionZone
+    );
 }
 
 #[test]
@@ -109,28 +119,46 @@ fn promotion_needs_a_legal_unpromoted_move() {
     // A silver cannot move sideways, promoted or not.
     assert!(matches!(
         refusal("4k4/9/4S4/9/9/9/9/9/4K4 b - 1", "5c4c+"),
-        IllegalMove::CannotMoveLikeThat { kind: PieceKind::Silver, .. }
+        IllegalMove::CannotMoveLikeThat {
+            kind: PieceKind::Silver,
+            ..
+        }
     ));
 }
 
 #[test]
 fn forced_promotion_pawn_lance_knight() {
     let p = "4k4/P8/9/9/9/9/9/9/4K4 b - 1";
-    assert_eq!(refusal(p, "9b9a"), IllegalMove::MustPromote {
-        kind: PieceKind::Pawn,
-        to: Square::SQ_9A
-    });
+    assert_eq!(
+        refusal(p, "9b9a"),
+        IllegalMove::MustPromote {
+            kind: PieceKind::Pawn,
+            to: Square::SQ_9A
+        }
+    );
     assert!(legal(p, "9b9a+"));
     let l = "4k4/9/L8/9/9/9/9/9/4K4 b - 1";
-    assert!(matches!(refusal(l, "9c9a"), IllegalMove::MustPromote { .. }));
+    assert!(matches!(
+        refusal(l, "9c9a"),
+        IllegalMove::MustPromote { .. }
+    ));
     assert!(legal(l, "9c9b") && legal(l, "9c9b+"), "optional on rank b");
     let n = "4k4/9/9/N8/9/9/9/9/4K4 b - 1";
-    assert!(matches!(refusal(n, "9d8b"), IllegalMove::MustPromote { .. }));
+    assert!(matches!(
+        refusal(n, "9d8b"),
+        IllegalMove::MustPromote { .. }
+    ));
     let n3 = "4k4/9/9/9/N8/9/9/9/4K4 b - 1";
-    assert!(legal(n3, "9e8c") && legal(n3, "9e8c+"), "optional on rank c");
+    assert!(
+        legal(n3, "9e8c") && legal(n3, "9e8c+"),
+        "optional on rank c"
+    );
     // Gote's pawn must promote on rank i.
     let g = "4k4/9/9/9/9/9/9/p8/4K4 w - 1";
-    assert!(matches!(refusal(g, "9h9i"), IllegalMove::MustPromote { .. }));
+    assert!(matches!(
+        refusal(g, "9h9i"),
+        IllegalMove::MustPromote { .. }
+    ));
     assert!(legal(g, "9h9i+"));
 }
 
@@ -149,7 +177,10 @@ fn drops_on_any_empty_square_never_capture_never_promote() {
     let p = pos("4k4/9/9/9/9/9/9/9/4K4 b G 1");
     assert_eq!(p.legal_moves().iter().filter(|m| m.is_drop()).count(), 79);
     let p = pos("4k4/9/9/9/4p4/9/9/9/4K4 b G 1");
-    assert_eq!(p.check_move(mv("G*5e")), Err(IllegalMove::DropOnOccupied(Square::SQ_5E)));
+    assert_eq!(
+        p.check_move(mv("G*5e")),
+        Err(IllegalMove::DropOnOccupied(Square::SQ_5E))
+    );
     let mut p = pos("4k4/9/9/9/9/9/9/9/4K4 b S 1");
     p.play(mv("S*5c")).unwrap();
     assert_eq!(p.piece_at(Square::SQ_5C).unwrap().kind, PieceKind::Silver);
@@ -157,10 +188,13 @@ fn drops_on_any_empty_square_never_capture_never_promote() {
 
 #[test]
 fn nifu_refused_tokin_does_not_count() {
-    assert_eq!(refusal("4k4/9/9/9/9/9/4P4/9/4K4 b P 1", "P*5e"), IllegalMove::Nifu {
-        file: 5,
-        pawn: Square::SQ_5G
-    });
+    assert_eq!(
+        refusal("4k4/9/9/9/9/9/4P4/9/4K4 b P 1", "P*5e"),
+        IllegalMove::Nifu {
+            file: 5,
+            pawn: Square::SQ_5G
+        }
+    );
     assert!(legal("4k4/9/4+P4/9/9/9/9/9/4K4 b P 1", "P*5e"));
 }
 
@@ -185,22 +219,39 @@ fn dead_piece_drops_refused() {
 #[test]
 fn uchifuzume_pawn_drop_mate_refused() {
     // The king can neither take the pawn (the gold defends it) nor flee.
-    assert_eq!(refusal("8k/9/5B1G1/9/9/9/9/9/4K4 b P 1", "P*1b"), IllegalMove::PawnDropMate);
-    assert!(!pos("8k/9/5B1G1/9/9/9/9/9/4K4 b P 1").legal_moves().contains(&mv("P*1b")));
+    assert_eq!(
+        refusal("8k/9/5B1G1/9/9/9/9/9/4K4 b P 1", "P*1b"),
+        IllegalMove::PawnDropMate
+    );
+    assert!(!pos("8k/9/5B1G1/9/9/9/9/9/4K4 b P 1")
+        .legal_moves()
+        .contains(&mv("P*1b")));
 }
 
 #[test]
 fn uchifuzume_with_pinned_capturer_refused() {
     // The silver on 2a could take the pawn but is pinned by the rook on 5a
     // (python-shogi 1.1.1 gets this one wrong; cshogi refuses it).
-    assert_eq!(refusal("4R2sk/9/7G1/9/9/9/9/9/4K4 b P 1", "P*1b"), IllegalMove::PawnDropMate);
+    assert_eq!(
+        refusal("4R2sk/9/7G1/9/9/9/9/9/4K4 b P 1", "P*1b"),
+        IllegalMove::PawnDropMate
+    );
 }
 
 #[test]
 fn pawn_move_mate_is_legal() {
-    let mut g = game("8k/9/5B1GP/9/9/9/9/9/4K4 b - 1", EnteringKingRule::default());
+    let mut g = game(
+        "8k/9/5B1GP/9/9/9/9/9/4K4 b - 1",
+        EnteringKingRule::default(),
+    );
     let o = g.play(mv("1c1b")).unwrap();
-    assert_eq!(o, Some(Outcome::Win { winner: Sente, reason: WinReason::Checkmate }));
+    assert_eq!(
+        o,
+        Some(Outcome::Win {
+            winner: Sente,
+            reason: WinReason::Checkmate
+        })
+    );
 }
 
 #[test]
@@ -221,22 +272,34 @@ fn no_move_may_leave_the_king_in_check() {
     // Pinned gold.
     assert!(matches!(
         refusal("4k4/9/9/9/4r4/9/4G4/9/4K4 b - 1", "5g4g"),
-        IllegalMove::LeavesKingInCheck { was_in_check: false, .. }
+        IllegalMove::LeavesKingInCheck {
+            was_in_check: false,
+            ..
+        }
     ));
     // King stepping into an attacked square.
-    assert_eq!(refusal("4k4/9/9/9/5r3/9/9/9/4K4 b - 1", "5i4h"), IllegalMove::KingIntoCheck {
-        to: Square::SQ_4H,
-        attacker: Square::SQ_4E
-    });
+    assert_eq!(
+        refusal("4k4/9/9/9/5r3/9/9/9/4K4 b - 1", "5i4h"),
+        IllegalMove::KingIntoCheck {
+            to: Square::SQ_4H,
+            attacker: Square::SQ_4E
+        }
+    );
     // Ignoring a check.
     assert!(matches!(
         refusal("4k4/9/9/9/4r4/9/9/9/4K1G2 b - 1", "3i3h"),
-        IllegalMove::LeavesKingInCheck { was_in_check: true, .. }
+        IllegalMove::LeavesKingInCheck {
+            was_in_check: true,
+            ..
+        }
     ));
     // Double check: only king moves.
     let p = pos("4k4/9/9/9/4r4/9/5n3/9/4K1G2 b - 1");
     assert_eq!(p.checkers().count(), 2);
-    assert!(p.legal_moves().iter().all(|m| m.from() == Some(Square::SQ_5I)));
+    assert!(p
+        .legal_moves()
+        .iter()
+        .all(|m| m.from() == Some(Square::SQ_5I)));
 }
 
 // --- End of the game --------------------------------------------------------------
@@ -246,7 +309,10 @@ fn checkmate_wins() {
     let mut g = game("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", EnteringKingRule::default());
     assert_eq!(
         g.play(mv("G*5b")).unwrap(),
-        Some(Outcome::Win { winner: Sente, reason: WinReason::Checkmate })
+        Some(Outcome::Win {
+            winner: Sente,
+            reason: WinReason::Checkmate
+        })
     );
     assert!(matches!(g.play(mv("5a4a")), Err(GameError::GameOver(_))));
 }
@@ -256,7 +322,13 @@ fn no_legal_move_loses_no_stalemate_draw() {
     // Gote's king on 9a is not in check, but every square around it is covered.
     let g = game("k8/2G6/1G7/9/9/9/9/9/8K w - 1", EnteringKingRule::default());
     assert!(!g.position().in_check());
-    assert_eq!(g.outcome(), Some(Outcome::Win { winner: Sente, reason: WinReason::NoLegalMoves }));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Win {
+            winner: Sente,
+            reason: WinReason::NoLegalMoves
+        })
+    );
 }
 
 #[test]
@@ -267,7 +339,10 @@ fn sennichite_fourth_occurrence_draws_and_third_warns() {
     assert_eq!(g.repetition_count(), 2);
     assert_eq!(play_all(&mut g, cycle), None);
     assert_eq!(g.repetition_count(), 3, "the status line warns from here");
-    assert_eq!(play_all(&mut g, cycle), Some(Outcome::Draw(DrawReason::Sennichite)));
+    assert_eq!(
+        play_all(&mut g, cycle),
+        Some(Outcome::Draw(DrawReason::Sennichite))
+    );
 }
 
 #[test]
@@ -278,7 +353,10 @@ fn perpetual_check_loses_for_the_checking_side() {
     play_all(&mut g, cycle);
     assert_eq!(
         play_all(&mut g, cycle),
-        Some(Outcome::Win { winner: Gote, reason: WinReason::PerpetualCheck })
+        Some(Outcome::Win {
+            winner: Gote,
+            reason: WinReason::PerpetualCheck
+        })
     );
 }
 
@@ -290,7 +368,10 @@ fn minishogi_fourth_repetition_loses_for_sente() {
     play_all(&mut g, cycle);
     assert_eq!(
         play_all(&mut g, cycle),
-        Some(Outcome::Win { winner: Gote, reason: WinReason::Repetition })
+        Some(Outcome::Win {
+            winner: Gote,
+            reason: WinReason::Repetition
+        })
     );
 }
 
@@ -303,7 +384,10 @@ fn minishogi_perpetual_check_loses_for_the_checker() {
     play_all(&mut g, cycle);
     assert_eq!(
         play_all(&mut g, cycle),
-        Some(Outcome::Win { winner: Sente, reason: WinReason::PerpetualCheck })
+        Some(Outcome::Win {
+            winner: Sente,
+            reason: WinReason::PerpetualCheck
+        })
     );
 }
 
@@ -311,7 +395,9 @@ fn minishogi_perpetual_check_loses_for_the_checker() {
 fn draw_after_320_plies() {
     // The kings walk cycles of 8 and 7 squares: every position repeats at most
     // three times in 320 plies (the combined period is 56 moves each).
-    let sente = ["5i6i", "6i6h", "6h6g", "6g5g", "5g4g", "4g4h", "4h4i", "4i5i"];
+    let sente = [
+        "5i6i", "6i6h", "6h6g", "6g5g", "5g4g", "4g4h", "4h4i", "4i5i",
+    ];
     let gote = ["5a6a", "6a6b", "6b6c", "6c5c", "5c4b", "4b4a", "4a5a"];
     let mut g = game("4k4/9/9/9/9/9/9/9/4K4 b - 1", EnteringKingRule::default());
     for i in 0..160 {
@@ -336,9 +422,18 @@ fn resignation_and_timeout_win_after_ten_plies() {
     let mut g2 = g.clone();
     assert_eq!(
         g.resign(Sente).unwrap(),
-        Outcome::Win { winner: Gote, reason: WinReason::Resignation }
+        Outcome::Win {
+            winner: Gote,
+            reason: WinReason::Resignation
+        }
     );
-    assert_eq!(g2.timeout(Gote).unwrap(), Outcome::Win { winner: Sente, reason: WinReason::Timeout });
+    assert_eq!(
+        g2.timeout(Gote).unwrap(),
+        Outcome::Win {
+            winner: Sente,
+            reason: WinReason::Timeout
+        }
+    );
 }
 
 #[test]
@@ -363,23 +458,41 @@ const DECLARE_SENTE: &str = "RRBBK4/GGGGSS3/9/9/9/9/9/9/8k b 2P 1";
 fn declaration_27_sente_needs_28_points() {
     let mut g = game(DECLARE_SENTE, EnteringKingRule::Declaration27);
     assert!(declaration_check(g.position()).is_empty());
-    assert_eq!(g.declare().unwrap(), Outcome::Win { winner: Sente, reason: WinReason::Declaration });
+    assert_eq!(
+        g.declare().unwrap(),
+        Outcome::Win {
+            winner: Sente,
+            reason: WinReason::Declaration
+        }
+    );
     let p27 = pos("RRBBK4/GGGGSS3/9/9/9/9/9/9/8k b P 1");
-    assert_eq!(declaration_check(&p27), [DeclarationMissing::TooFewPoints { have: 27, need: 28 }]);
+    assert_eq!(
+        declaration_check(&p27),
+        [DeclarationMissing::TooFewPoints { have: 27, need: 28 }]
+    );
 }
 
 #[test]
 fn declaration_27_gote_needs_27_points() {
-    let ok = game("K8/9/9/9/9/9/9/3ssgggg/4kbbrr w p 1", EnteringKingRule::Declaration27);
+    let ok = game(
+        "K8/9/9/9/9/9/9/3ssgggg/4kbbrr w p 1",
+        EnteringKingRule::Declaration27,
+    );
     assert!(declaration_check(ok.position()).is_empty());
     let p26 = pos("K8/9/9/9/9/9/9/3ssgggg/4kbbrr w - 1");
-    assert_eq!(declaration_check(&p26), [DeclarationMissing::TooFewPoints { have: 26, need: 27 }]);
+    assert_eq!(
+        declaration_check(&p26),
+        [DeclarationMissing::TooFewPoints { have: 26, need: 27 }]
+    );
 }
 
 #[test]
 fn declaration_27_needs_ten_pieces_in_camp() {
     let p = pos("RRBBK4/GGGGS4/9/9/9/9/9/9/8k b 3P 1");
-    assert_eq!(declaration_check(&p), [DeclarationMissing::TooFewPiecesInCamp { have: 9, need: 10 }]);
+    assert_eq!(
+        declaration_check(&p),
+        [DeclarationMissing::TooFewPiecesInCamp { have: 9, need: 10 }]
+    );
 }
 
 #[test]
@@ -388,10 +501,16 @@ fn declaration_27_not_in_check_and_king_in_camp() {
     assert_eq!(declaration_check(&p), [DeclarationMissing::InCheck]);
     let p = pos("RRBB5/GGGGSS3/9/4K4/9/9/9/9/8k b 2P 1");
     assert_eq!(declaration_check(&p), [DeclarationMissing::KingNotInCamp]);
-    let mut g = game("RRBB5/GGGGSS3/9/4K4/9/9/9/9/8k b 2P 1", EnteringKingRule::Declaration27);
+    let mut g = game(
+        "RRBB5/GGGGSS3/9/4K4/9/9/9/9/8k b 2P 1",
+        EnteringKingRule::Declaration27,
+    );
     assert!(matches!(g.declare(), Err(GameError::CannotDeclare(_))));
     let mut g = game(DECLARE_SENTE, EnteringKingRule::Try);
-    assert_eq!(g.declare(), Err(GameError::WrongRule(EnteringKingRule::Try)));
+    assert_eq!(
+        g.declare(),
+        Err(GameError::WrongRule(EnteringKingRule::Try))
+    );
 }
 
 #[test]
@@ -406,7 +525,13 @@ fn counting_24_points() {
     let mut g = game(sfen, EnteringKingRule::Counting24);
     assert!(g.can_count());
     // Sente 19 < 24 loses; Gote has 35.
-    assert_eq!(g.count().unwrap(), Outcome::Win { winner: Gote, reason: WinReason::Counting });
+    assert_eq!(
+        g.count().unwrap(),
+        Outcome::Win {
+            winner: Gote,
+            reason: WinReason::Counting
+        }
+    );
 
     let even = "K3RB3/9/9/9/9/9/9/9/4rb2k b 2G2S2N2L9Pgs2n2l9p 1";
     let mut g = game(even, EnteringKingRule::Counting24);
@@ -422,11 +547,26 @@ fn counting_24_points() {
 #[test]
 fn try_rule_king_reaching_opponent_king_start_wins() {
     let mut g = game("9/4K4/9/9/9/9/9/9/k8 b - 1", EnteringKingRule::Try);
-    assert_eq!(g.play(mv("5b5a")).unwrap(), Some(Outcome::Win { winner: Sente, reason: WinReason::Try }));
+    assert_eq!(
+        g.play(mv("5b5a")).unwrap(),
+        Some(Outcome::Win {
+            winner: Sente,
+            reason: WinReason::Try
+        })
+    );
     let mut g = game("8K/9/9/9/9/9/9/4k4/9 w - 1", EnteringKingRule::Try);
-    assert_eq!(g.play(mv("5h5i")).unwrap(), Some(Outcome::Win { winner: Gote, reason: WinReason::Try }));
+    assert_eq!(
+        g.play(mv("5h5i")).unwrap(),
+        Some(Outcome::Win {
+            winner: Gote,
+            reason: WinReason::Try
+        })
+    );
     // Under the declaration rule the same move is just a move.
-    let mut g = game("9/4K4/9/9/9/9/9/9/k8 b - 1", EnteringKingRule::Declaration27);
+    let mut g = game(
+        "9/4K4/9/9/9/9/9/9/k8 b - 1",
+        EnteringKingRule::Declaration27,
+    );
     assert_eq!(g.play(mv("5b5a")).unwrap(), None);
 }
 
@@ -435,15 +575,42 @@ fn try_rule_king_reaching_opponent_king_start_wins() {
 #[test]
 fn every_handicap_setup_gote_moves_first() {
     let expected = [
-        (Handicap::Lance, "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"),
-        (Handicap::Bishop, "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"),
-        (Handicap::Rook, "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"),
-        (Handicap::RookLance, "lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"),
-        (Handicap::TwoPieces, "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"),
-        (Handicap::FourPieces, "1nsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"),
-        (Handicap::SixPieces, "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"),
-        (Handicap::EightPieces, "3gkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"),
-        (Handicap::TenPieces, "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"),
+        (
+            Handicap::Lance,
+            "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        (
+            Handicap::Bishop,
+            "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        (
+            Handicap::Rook,
+            "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        (
+            Handicap::RookLance,
+            "lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        (
+            Handicap::TwoPieces,
+            "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        (
+            Handicap::FourPieces,
+            "1nsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        (
+            Handicap::SixPieces,
+            "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        (
+            Handicap::EightPieces,
+            "3gkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        (
+            Handicap::TenPieces,
+            "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
     ];
     assert_eq!(expected.len(), Handicap::ALL.len());
     for (h, sfen) in expected {
@@ -463,21 +630,39 @@ fn minishogi_start_and_last_rank_promotion_zone() {
     let p = Position::minishogi_startpos();
     assert_eq!(p.to_sfen(), "rbsgk/4p/5/P4/KGSBR b - 1");
     assert_eq!(p.legal_moves().len(), 14);
-    assert_eq!(p.check_move(mv("5d5c+")), Err(IllegalMove::NotInPromotionZone));
+    assert_eq!(
+        p.check_move(mv("5d5c+")),
+        Err(IllegalMove::NotInPromotionZone)
+    );
     // Moves off the 5×5 board are refused.
-    assert_eq!(p.check_move(mv("5e6e")), Err(IllegalMove::OffBoard(Square::SQ_6E)));
+    assert_eq!(
+        p.check_move(mv("5e6e")),
+        Err(IllegalMove::OffBoard(Square::SQ_6E))
+    );
     let q = pos("2k2/P4/5/5/4K b - 1");
-    assert!(matches!(q.check_move(mv("5b5a")), Err(IllegalMove::MustPromote { .. })));
+    assert!(matches!(
+        q.check_move(mv("5b5a")),
+        Err(IllegalMove::MustPromote { .. })
+    ));
     assert!(q.is_legal(mv("5b5a+")));
 }
 
 #[test]
 fn minishogi_drop_rules_apply() {
     // nifu
-    assert!(matches!(refusal("2k2/5/5/P4/4K b P 1", "P*5c"), IllegalMove::Nifu { .. }));
+    assert!(matches!(
+        refusal("2k2/5/5/P4/4K b P 1", "P*5c"),
+        IllegalMove::Nifu { .. }
+    ));
     // dead pawn on the last rank
-    assert!(matches!(refusal("2k2/5/5/5/4K b P 1", "P*5a"), IllegalMove::DeadDrop { .. }));
+    assert!(matches!(
+        refusal("2k2/5/5/5/4K b P 1", "P*5a"),
+        IllegalMove::DeadDrop { .. }
+    ));
     // pawn-drop mate: king on 1a; the gold on 2c covers 2b and defends 1b,
     // the bishop on 4c covers 2a.
-    assert_eq!(refusal("4k/5/1B1G1/5/K4 b P 1", "P*1b"), IllegalMove::PawnDropMate);
+    assert_eq!(
+        refusal("4k/5/1B1G1/5/K4 b P 1", "P*1b"),
+        IllegalMove::PawnDropMate
+    );
 }

@@ -206,7 +206,16 @@ impl std::fmt::Debug for Bitboard {
 
 /// Direction deltas as (file, rank) steps. Ranks grow towards Sente (down).
 /// Order: N, NE, E, SE, S, SW, W, NW, where N is towards rank a and E towards file 1.
-const DIRS: [(i8, i8); 8] = [(0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1)];
+const DIRS: [(i8, i8); 8] = [
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+];
 /// Which directions move to higher square indices (first blocker = lowest bit).
 const DIR_POSITIVE: [bool; 8] = [false, false, false, false, true, true, true, true];
 const N: usize = 0;
@@ -262,9 +271,16 @@ const fn step_bits(sq: usize, kind: PieceKind, color: Color) -> u128 {
         | PieceKind::ProLance
         | PieceKind::ProKnight
         | PieceKind::ProSilver => &[(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1)],
-        PieceKind::King | PieceKind::Horse | PieceKind::Dragon => {
-            &[(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1), (1, 1), (-1, 1)]
-        }
+        PieceKind::King | PieceKind::Horse | PieceKind::Dragon => &[
+            (0, -1),
+            (1, -1),
+            (-1, -1),
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (1, 1),
+            (-1, 1),
+        ],
         PieceKind::Bishop | PieceKind::Rook => &[],
     };
     let sign: i8 = match color {
@@ -375,7 +391,10 @@ fn ray_attack(dir: usize, sq: Square, occ: Bitboard) -> Bitboard {
 #[inline]
 #[must_use]
 pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    ray_attack(N, sq, occ) | ray_attack(S, sq, occ) | ray_attack(E, sq, occ) | ray_attack(W, sq, occ)
+    ray_attack(N, sq, occ)
+        | ray_attack(S, sq, occ)
+        | ray_attack(E, sq, occ)
+        | ray_attack(W, sq, occ)
 }
 
 /// Squares a bishop on `sq` attacks with pieces on `occ`.

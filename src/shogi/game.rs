@@ -159,7 +159,10 @@ impl Game {
     /// A new game from `start` (any checked position) under `rule`.
     #[must_use]
     pub fn new(start: Position, rule: EnteringKingRule) -> Game {
-        let entry = HistoryEntry { key: start.key(), in_check: start.in_check() };
+        let entry = HistoryEntry {
+            key: start.key(),
+            in_check: start.in_check(),
+        };
         let mut g = Game {
             position: start.clone(),
             start,
@@ -249,13 +252,18 @@ impl Game {
             .is_some_and(|p| p.kind == PieceKind::King);
         self.position.play_unchecked(mv);
         self.moves.push(mv);
-        self.history
-            .push(HistoryEntry { key: self.position.key(), in_check: self.position.in_check() });
+        self.history.push(HistoryEntry {
+            key: self.position.key(),
+            in_check: self.position.in_check(),
+        });
         if self.rule == EnteringKingRule::Try
             && king_move
             && mv.to() == try_square(self.position.variant(), mover)
         {
-            self.outcome = Some(Outcome::Win { winner: mover, reason: WinReason::Try });
+            self.outcome = Some(Outcome::Win {
+                winner: mover,
+                reason: WinReason::Try,
+            });
         } else {
             self.outcome = self.automatic_outcome();
         }
@@ -267,9 +275,15 @@ impl Game {
         let pos = &self.position;
         let side = pos.side_to_move();
         if !pos.has_legal_move() {
-            let reason =
-                if pos.in_check() { WinReason::Checkmate } else { WinReason::NoLegalMoves };
-            return Some(Outcome::Win { winner: !side, reason });
+            let reason = if pos.in_check() {
+                WinReason::Checkmate
+            } else {
+                WinReason::NoLegalMoves
+            };
+            return Some(Outcome::Win {
+                winner: !side,
+                reason,
+            });
         }
         if let Some(o) = self.repetition_outcome() {
             return Some(o);
@@ -285,8 +299,7 @@ impl Game {
     fn repetition_outcome(&self) -> Option<Outcome> {
         let now = self.history.len() - 1;
         let key = self.history[now].key;
-        let occurrences: Vec<usize> =
-            (0..=now).filter(|&i| self.history[i].key == key).collect();
+        let occurrences: Vec<usize> = (0..=now).filter(|&i| self.history[i].key == key).collect();
         if occurrences.len() < 4 {
             return None;
         }
@@ -307,13 +320,15 @@ impl Game {
             _ => None,
         };
         Some(match (perpetual, self.position.variant()) {
-            (Some(checker), _) => {
-                Outcome::Win { winner: !checker, reason: WinReason::PerpetualCheck }
-            }
+            (Some(checker), _) => Outcome::Win {
+                winner: !checker,
+                reason: WinReason::PerpetualCheck,
+            },
             (None, Variant::Standard) => Outcome::Draw(DrawReason::Sennichite),
-            (None, Variant::Minishogi) => {
-                Outcome::Win { winner: Color::Gote, reason: WinReason::Repetition }
-            }
+            (None, Variant::Minishogi) => Outcome::Win {
+                winner: Color::Gote,
+                reason: WinReason::Repetition,
+            },
         })
     }
 
@@ -343,7 +358,10 @@ impl Game {
         let o = if self.moves.len() < ABORT_PLIES {
             Outcome::Aborted
         } else {
-            Outcome::Win { winner: !loser, reason }
+            Outcome::Win {
+                winner: !loser,
+                reason,
+            }
         };
         self.outcome = Some(o);
         Ok(o)
@@ -404,8 +422,14 @@ impl Game {
         let g = count_points(&self.position, Color::Gote);
         let o = match (s >= 24, g >= 24) {
             (true, true) => Outcome::Draw(DrawReason::Counting),
-            (true, false) => Outcome::Win { winner: Color::Sente, reason: WinReason::Counting },
-            (false, true) => Outcome::Win { winner: Color::Gote, reason: WinReason::Counting },
+            (true, false) => Outcome::Win {
+                winner: Color::Sente,
+                reason: WinReason::Counting,
+            },
+            (false, true) => Outcome::Win {
+                winner: Color::Gote,
+                reason: WinReason::Counting,
+            },
             // 54 points exist in all: both cannot be under 24.
             (false, false) => Outcome::Draw(DrawReason::Counting),
         };
@@ -419,8 +443,7 @@ impl Game {
         let last = *self.moves.last().ok_or(GameError::NothingToTakeBack)?;
         let mut moves = self.moves.clone();
         moves.pop();
-        let g = Game::replay(self.start.clone(), self.rule, &moves)
-            .map_err(|(_, e)| e)?;
+        let g = Game::replay(self.start.clone(), self.rule, &moves).map_err(|(_, e)| e)?;
         *self = g;
         Ok(last)
     }
@@ -439,7 +462,8 @@ pub fn try_square(v: Variant, c: Color) -> Square {
 }
 
 fn king_in_camp(pos: &Position, c: Color) -> bool {
-    pos.king_square(c).is_some_and(|k| promotion_zone(pos.variant(), c).has(k))
+    pos.king_square(c)
+        .is_some_and(|k| promotion_zone(pos.variant(), c).has(k))
 }
 
 /// Which conditions of the 27-point declaration the side to move misses
@@ -456,8 +480,9 @@ pub fn declaration_check(pos: &Position) -> Vec<DeclarationMissing> {
         missing.push(DeclarationMissing::InCheck);
     }
     let in_camp = pos.pieces_of(c) & camp;
-    let others: Vec<Square> =
-        in_camp.filter(|&sq| pos.piece_at(sq).is_some_and(|p| p.kind != PieceKind::King)).collect();
+    let others: Vec<Square> = in_camp
+        .filter(|&sq| pos.piece_at(sq).is_some_and(|p| p.kind != PieceKind::King))
+        .collect();
     let have = others.len() as u32;
     if have < 10 {
         missing.push(DeclarationMissing::TooFewPiecesInCamp { have, need: 10 });
@@ -479,7 +504,10 @@ pub fn declaration_check(pos: &Position) -> Vec<DeclarationMissing> {
 }
 
 fn hand_points(pos: &Position, c: Color) -> u32 {
-    pos.hand(c).iter().map(|(k, n)| k.impasse_points() * u32::from(n)).sum()
+    pos.hand(c)
+        .iter()
+        .map(|(k, n)| k.impasse_points() * u32::from(n))
+        .sum()
 }
 
 /// Points of `c` for the 24-point counting rule: every own piece on the board

@@ -25,8 +25,7 @@ pub use handicap::Handicap;
 pub use movegen::{IllegalMove, MoveCounter, MoveList, MoveSink, MAX_MOVES};
 pub use perft::{divide, perft};
 pub use position::{
-    board_mask, dead_squares, promotion_zone, Position, MINISHOGI_START_SFEN,
-    STANDARD_START_SFEN,
+    board_mask, dead_squares, promotion_zone, Position, MINISHOGI_START_SFEN, STANDARD_START_SFEN,
 };
 pub use sfen::{piece_limit, SetupProblem, SfenError, SfenSyntaxError, MAX_SFEN_LEN};
 pub use types::{Color, Hand, Move, Piece, PieceKind, Square, UsiMoveError, Variant};

@@ -110,6 +110,26 @@ pub enum IllegalMove {
 pub trait MoveSink {
     /// Takes one legal move.
     fn push(&mut self, mv: Move);
+
+    /// Takes the board moves from `from` to every square of `to`.
+    #[inline]
+    fn push_targets(&mut self, from: Square, to: Bitboard, promote: bool) {
+        for t in to {
+            self.push(Move::Normal {
+                from,
+                to: t,
+                promote,
+            });
+        }
+    }
+
+    /// Takes the drops of `kind` on every square of `to`.
+    #[inline]
+    fn push_drops(&mut self, kind: PieceKind, to: Bitboard) {
+        for t in to {
+            self.push(Move::Drop { kind, to: t });
+        }
+    }
 }
 
 impl MoveSink for MoveList {
@@ -135,6 +155,16 @@ impl MoveSink for MoveCounter {
     #[inline]
     fn push(&mut self, _mv: Move) {
         self.0 += 1;
+    }
+
+    #[inline]
+    fn push_targets(&mut self, _from: Square, to: Bitboard, _promote: bool) {
+        self.0 += u64::from(to.count());
+    }
+
+    #[inline]
+    fn push_drops(&mut self, _kind: PieceKind, to: Bitboard) {
+        self.0 += u64::from(to.count());
     }
 }
 
@@ -189,7 +219,11 @@ impl Position {
             let occ_wo_king = occ.without(k);
             for to in king_attacks(k) & !own & mask {
                 if !self.is_attacked(to, them, occ_wo_king) {
-                    sink.push(Move::Normal { from: k, to, promote: false });
+                    sink.push(Move::Normal {
+                        from: k,
+                        to,
+                        promote: false,
+                    });
                 }
             }
             if self.checkers.more_than_one() {
@@ -208,6 +242,43 @@ impl Position {
         let zone = self.promotion_zone(us);
         let v = self.variant;
 
+        // Pawns that are not pinned move in bulk: one rank forward. A pawn never
+        // stands on its last rank, so the shift cannot wrap into another file.
+        let pawns = self.pieces(us, PieceKind::Pawn);
+        let free_pawns = pawns & !pinned;
+        if free_pawns.is_any() {
+            let dead = dead_squares(v, us, PieceKind::Pawn);
+            let to_all = match us {
+                Color::Sente => Bitboard(free_pawns.0 >> 1),
+                Color::Gote => Bitboard(free_pawns.0 << 1),
+            } & target;
+            for to in to_all {
+                let from = match us {
+                    Color::Sente => Square::new_unchecked(to.index() as u8 + 1),
+                    Color::Gote => Square::new_unchecked(to.index() as u8 - 1),
+                };
+                if zone.has(to) {
+                    sink.push(Move::Normal {
+                        from,
+                        to,
+                        promote: true,
+                    });
+                    if !dead.has(to) {
+                        sink.push(Move::Normal {
+                            from,
+                            to,
+                            promote: false,
+                        });
+                    }
+                } else {
+                    sink.push(Move::Normal {
+                        from,
+                        to,
+                        promote: false,
+                    });
+                }
+            }
+        }
         for kind in [
             PieceKind::Pawn,
             PieceKind::Lance,
@@ -217,7 +288,11 @@ impl Position {
             PieceKind::Rook,
         ] {
             let dead = dead_squares(v, us, kind);
-            for from in self.pieces(us, kind) {
+            let mut froms = self.pieces(us, kind);
+            if kind == PieceKind::Pawn {
+                froms &= pinned;
+            }
+            for from in froms {
                 let mut to_set = attacks(us, kind, from, occ) & target;
                 if pinned.has(from) {
                     if let Some(k) = ksq {
@@ -227,17 +302,13 @@ impl Position {
                 if to_set.is_empty() {
                     continue;
                 }
-                let from_in_zone = zone.has(from);
-                for to in to_set {
-                    if from_in_zone || zone.has(to) {
-                        sink.push(Move::Normal { from, to, promote: true });
-                        if !dead.has(to) {
-                            sink.push(Move::Normal { from, to, promote: false });
-                        }
-                    } else {
-                        sink.push(Move::Normal { from, to, promote: false });
-                    }
-                }
+                let promo = if zone.has(from) {
+                    to_set
+                } else {
+                    to_set & zone
+                };
+                sink.push_targets(from, promo, true);
+                sink.push_targets(from, to_set & !dead, false);
             }
         }
         let mut others = Bitboard::EMPTY;
@@ -251,9 +322,7 @@ impl Position {
                     to_set &= line(k, from);
                 }
             }
-            for to in to_set {
-                sink.push(Move::Normal { from, to, promote: false });
-            }
+            sink.push_targets(from, to_set, false);
         }
         for kind in [PieceKind::Horse, PieceKind::Dragon] {
             for from in self.pieces(us, kind) {
@@ -263,9 +332,7 @@ impl Position {
                         to_set &= line(k, from);
                     }
                 }
-                for to in to_set {
-                    sink.push(Move::Normal { from, to, promote: false });
-                }
+                sink.push_targets(from, to_set, false);
             }
         }
 
@@ -289,9 +356,7 @@ impl Position {
                     }
                 }
             }
-            for to in to_set {
-                sink.push(Move::Drop { kind, to });
-            }
+            sink.push_drops(kind, to_set);
         }
     }
 
@@ -360,7 +425,11 @@ impl Position {
                     return Err(IllegalMove::OwnPieceOnTarget(to));
                 }
                 if !attacks(us, p.kind, from, Bitboard::EMPTY).has(to) {
-                    return Err(IllegalMove::CannotMoveLikeThat { kind: p.kind, from, to });
+                    return Err(IllegalMove::CannotMoveLikeThat {
+                        kind: p.kind,
+                        from,
+                        to,
+                    });
                 }
                 let path = between(from, to) & occ;
                 if let Some(blocker) = closest(path, from) {
@@ -398,10 +467,12 @@ impl Position {
                     return Err(IllegalMove::DeadDrop { kind, to });
                 }
                 if kind == PieceKind::Pawn {
-                    let file_pawns =
-                        self.pieces(us, PieceKind::Pawn) & Bitboard::file(to.file());
+                    let file_pawns = self.pieces(us, PieceKind::Pawn) & Bitboard::file(to.file());
                     if let Some(pawn) = file_pawns.first() {
-                        return Err(IllegalMove::Nifu { file: to.file(), pawn });
+                        return Err(IllegalMove::Nifu {
+                            file: to.file(),
+                            pawn,
+                        });
                     }
                 }
                 self.check_king_safety(mv, false)?;
@@ -428,7 +499,10 @@ impl Position {
             return Err(if king_move {
                 IllegalMove::KingIntoCheck { to: k, attacker }
             } else {
-                IllegalMove::LeavesKingInCheck { attacker, was_in_check: self.in_check() }
+                IllegalMove::LeavesKingInCheck {
+                    attacker,
+                    was_in_check: self.in_check(),
+                }
             });
         }
         Ok(())
@@ -444,7 +518,10 @@ impl Position {
     /// drops), for disambiguating input such as "G-5h" or "同歩".
     #[must_use]
     pub fn legal_moves_to(&self, to: Square) -> Vec<Move> {
-        self.legal_moves().into_iter().filter(|m| m.to() == to).collect()
+        self.legal_moves()
+            .into_iter()
+            .filter(|m| m.to() == to)
+            .collect()
     }
 
     /// Squares of the mover's pieces of `kind` that can legally move to `to`.
@@ -517,21 +594,42 @@ mod tests {
     #[test]
     fn reasons() {
         let p = Position::startpos();
-        assert_eq!(p.check_move(mv("5e5d")), Err(IllegalMove::NoPiece(Square::SQ_5E)));
-        assert_eq!(p.check_move(mv("3c3d")), Err(IllegalMove::NotYourPiece(Square::SQ_3C)));
-        assert_eq!(p.check_move(mv("7g7e")), Err(IllegalMove::CannotMoveLikeThat {
-            kind: PieceKind::Pawn,
-            from: Square::SQ_7G,
-            to: Square::SQ_7E
-        }));
-        assert_eq!(p.check_move(mv("8h2b")), Err(IllegalMove::PathBlocked {
-            from: Square::SQ_8H,
-            to: Square::SQ_2B,
-            blocker: Square::SQ_7G
-        }));
-        assert_eq!(p.check_move(mv("8i7g")), Err(IllegalMove::OwnPieceOnTarget(Square::SQ_7G)));
-        assert_eq!(p.check_move(mv("7g7f+")), Err(IllegalMove::NotInPromotionZone));
-        assert_eq!(p.check_move(mv("P*5e")), Err(IllegalMove::NotInHand(PieceKind::Pawn)));
+        assert_eq!(
+            p.check_move(mv("5e5d")),
+            Err(IllegalMove::NoPiece(Square::SQ_5E))
+        );
+        assert_eq!(
+            p.check_move(mv("3c3d")),
+            Err(IllegalMove::NotYourPiece(Square::SQ_3C))
+        );
+        assert_eq!(
+            p.check_move(mv("7g7e")),
+            Err(IllegalMove::CannotMoveLikeThat {
+                kind: PieceKind::Pawn,
+                from: Square::SQ_7G,
+                to: Square::SQ_7E
+            })
+        );
+        assert_eq!(
+            p.check_move(mv("8h2b")),
+            Err(IllegalMove::PathBlocked {
+                from: Square::SQ_8H,
+                to: Square::SQ_2B,
+                blocker: Square::SQ_7G
+            })
+        );
+        assert_eq!(
+            p.check_move(mv("8i7g")),
+            Err(IllegalMove::OwnPieceOnTarget(Square::SQ_7G))
+        );
+        assert_eq!(
+            p.check_move(mv("7g7f+")),
+            Err(IllegalMove::NotInPromotionZone)
+        );
+        assert_eq!(
+            p.check_move(mv("P*5e")),
+            Err(IllegalMove::NotInHand(PieceKind::Pawn))
+        );
         assert!(p.check_move(mv("7g7f")).is_ok());
     }
 }

@@ -5,8 +5,8 @@
 //! `Position` is a legal shogi position.
 
 use super::bitboard::{
-    bishop_attacks, bishop_pseudo, between, king_attacks, lance_attacks, lance_ray,
-    rook_attacks, rook_pseudo, step_attacks, Bitboard,
+    between, bishop_attacks, bishop_pseudo, king_attacks, lance_attacks, lance_ray, rook_attacks,
+    rook_pseudo, step_attacks, Bitboard,
 };
 use super::types::{Color, Hand, Move, Piece, PieceKind, Square, Variant};
 
@@ -44,7 +44,11 @@ struct Keys {
 }
 
 const fn build_keys() -> Keys {
-    let mut k = Keys { pieces: [[[0; 81]; 14]; 2], hands: [[0; 7]; 2], side: 0 };
+    let mut k = Keys {
+        pieces: [[[0; 81]; 14]; 2],
+        hands: [[0; 7]; 2],
+        side: 0,
+    };
     let mut state = 0x6b6f_6d61_6461_6931_u64; // "komadai1"
     let mut c = 0;
     while c < 2 {
@@ -422,13 +426,7 @@ const MINI_MASK: Bitboard = {
 #[inline]
 #[must_use]
 pub fn promotion_zone(v: Variant, c: Color) -> Bitboard {
-    let size = v.size();
-    let depth = v.zone_depth();
-    let b = match c {
-        Color::Sente => Bitboard::ranks(1, depth),
-        Color::Gote => Bitboard::ranks(size - depth + 1, size),
-    };
-    b & board_mask(v)
+    ZONES[v as usize][c.index()]
 }
 
 /// Squares where a piece of `kind` of colour `c` could never move again
@@ -436,18 +434,59 @@ pub fn promotion_zone(v: Variant, c: Color) -> Bitboard {
 #[inline]
 #[must_use]
 pub fn dead_squares(v: Variant, c: Color, kind: PieceKind) -> Bitboard {
+    match kind {
+        PieceKind::Pawn | PieceKind::Lance => DEAD[v as usize][c.index()][0],
+        PieceKind::Knight => DEAD[v as usize][c.index()][1],
+        _ => Bitboard::EMPTY,
+    }
+}
+
+/// The last `depth` ranks as seen by `c` on a board of `v`.
+const fn far_ranks(v: Variant, c: Color, depth: u8) -> Bitboard {
     let size = v.size();
-    let depth = match kind {
-        PieceKind::Pawn | PieceKind::Lance => 1,
-        PieceKind::Knight => 2,
-        _ => return Bitboard::EMPTY,
-    };
     let b = match c {
         Color::Sente => Bitboard::ranks(1, depth),
         Color::Gote => Bitboard::ranks(size - depth + 1, size),
     };
-    b & board_mask(v)
+    let mask = match v {
+        Variant::Standard => Bitboard::FULL,
+        Variant::Minishogi => MINI_MASK,
+    };
+    Bitboard(b.0 & mask.0)
 }
+
+const VARIANTS: [Variant; 2] = [Variant::Standard, Variant::Minishogi];
+
+static ZONES: [[Bitboard; 2]; 2] = {
+    let mut t = [[Bitboard::EMPTY; 2]; 2];
+    let mut v = 0;
+    while v < 2 {
+        let var = VARIANTS[v];
+        t[v][0] = far_ranks(var, Color::Sente, var.zone_depth());
+        t[v][1] = far_ranks(var, Color::Gote, var.zone_depth());
+        v += 1;
+    }
+    t
+};
+
+/// Per variant and colour: [last rank (pawn, lance), last two ranks (knight)].
+static DEAD: [[[Bitboard; 2]; 2]; 2] = {
+    let mut t = [[[Bitboard::EMPTY; 2]; 2]; 2];
+    let mut v = 0;
+    while v < 2 {
+        let var = VARIANTS[v];
+        t[v][0] = [
+            far_ranks(var, Color::Sente, 1),
+            far_ranks(var, Color::Sente, 2),
+        ];
+        t[v][1] = [
+            far_ranks(var, Color::Gote, 1),
+            far_ranks(var, Color::Gote, 2),
+        ];
+        v += 1;
+    }
+    t
+};
 
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

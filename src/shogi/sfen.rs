@@ -186,7 +186,10 @@ impl Position {
             }
             for kind in [PieceKind::Pawn, PieceKind::Lance, PieceKind::Knight] {
                 for sq in self.pieces(c, kind) & dead_squares(v, c, kind) {
-                    out.push(SetupProblem::DeadPiece { piece: Piece::new(c, kind), square: sq });
+                    out.push(SetupProblem::DeadPiece {
+                        piece: Piece::new(c, kind),
+                        square: sq,
+                    });
                 }
             }
         }
@@ -303,11 +306,19 @@ fn parse_board(field: &str) -> Result<Position, SfenError> {
                 kind
             };
             promoted = false;
-            let color = if ch.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
+            let color = if ch.is_ascii_uppercase() {
+                Color::Sente
+            } else {
+                Color::Gote
+            };
             squares += 1;
             if squares > size || file == 0 {
-                return Err(SfenSyntaxError::RankWidth { rank: r + 1, squares, expected: size }
-                    .into());
+                return Err(SfenSyntaxError::RankWidth {
+                    rank: r + 1,
+                    squares,
+                    expected: size,
+                }
+                .into());
             }
             let sq = Square::new(file as u8, (r + 1) as u8).expect("inside the grid");
             pos.put(sq, Piece::new(color, kind));
@@ -317,7 +328,12 @@ fn parse_board(field: &str) -> Result<Position, SfenError> {
             return Err(SfenSyntaxError::BadPromotion.into());
         }
         if squares != size {
-            return Err(SfenSyntaxError::RankWidth { rank: r + 1, squares, expected: size }.into());
+            return Err(SfenSyntaxError::RankWidth {
+                rank: r + 1,
+                squares,
+                expected: size,
+            }
+            .into());
         }
     }
     debug_assert!((pos.occupied() & !board_mask(variant)).is_empty());
@@ -346,7 +362,11 @@ fn parse_hands(pos: &mut Position, field: &str) -> Result<(), SfenError> {
         if n < 1 {
             return Err(bad());
         }
-        let color = if ch.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
+        let color = if ch.is_ascii_uppercase() {
+            Color::Sente
+        } else {
+            Color::Gote
+        };
         if pos.hands[color.index()].count(kind) > 0 {
             return Err(bad());
         }
@@ -384,19 +404,30 @@ mod tests {
     fn reports_every_problem() {
         // Two sente kings, no gote king, nifu, a dead pawn, and a dead knight.
         let err = Position::from_sfen("P3N4/9/9/9/9/9/4P4/4P4/3KK4 b - 1").unwrap_err();
-        let SfenError::Setup(problems) = err else { panic!("{err:?}") };
+        let SfenError::Setup(problems) = err else {
+            panic!("{err:?}")
+        };
         assert!(problems.contains(&SetupProblem::MissingKing(Color::Gote)));
         assert!(problems.contains(&SetupProblem::TooManyKings(Color::Sente, 2)));
-        assert!(problems.contains(&SetupProblem::Nifu { color: Color::Sente, file: 5 }));
-        assert!(problems.iter().any(|p| matches!(p, SetupProblem::DeadPiece { square, .. } if *square == Square::SQ_9A)));
-        assert!(problems.iter().any(|p| matches!(p, SetupProblem::DeadPiece { square, .. } if *square == Square::SQ_5A)));
+        assert!(problems.contains(&SetupProblem::Nifu {
+            color: Color::Sente,
+            file: 5
+        }));
+        assert!(problems.iter().any(
+            |p| matches!(p, SetupProblem::DeadPiece { square, .. } if *square == Square::SQ_9A)
+        ));
+        assert!(problems.iter().any(
+            |p| matches!(p, SetupProblem::DeadPiece { square, .. } if *square == Square::SQ_5A)
+        ));
         assert_eq!(problems.len(), 5, "{problems:?}");
     }
 
     #[test]
     fn too_many_pieces_and_opponent_in_check() {
         let err = Position::from_sfen("4k4/4R4/9/9/9/9/9/9/4K4 b 2R 1").unwrap_err();
-        let SfenError::Setup(problems) = err else { panic!() };
+        let SfenError::Setup(problems) = err else {
+            panic!()
+        };
         assert!(problems.contains(&SetupProblem::TooManyPieces {
             kind: PieceKind::Rook,
             count: 3,
@@ -419,7 +450,10 @@ mod tests {
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - -3",
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN０ b - 1",
         ] {
-            assert!(matches!(Position::from_sfen(s), Err(SfenError::Syntax(_))), "{s}");
+            assert!(
+                matches!(Position::from_sfen(s), Err(SfenError::Syntax(_))),
+                "{s}"
+            );
         }
     }
 }

@@ -401,7 +401,7 @@ impl Square {
             return None;
         }
         let file = b[0].wrapping_sub(b'0');
-        let rank = b[1].wrapping_sub(b'a') .wrapping_add(1);
+        let rank = b[1].wrapping_sub(b'a').wrapping_add(1);
         Square::new(file, rank)
     }
 }
@@ -550,7 +550,11 @@ impl Move {
             if from == to {
                 return Err(UsiMoveError);
             }
-            return Ok(Move::Normal { from, to, promote: b.len() == 5 });
+            return Ok(Move::Normal {
+                from,
+                to,
+                promote: b.len() == 5,
+            });
         }
         Err(UsiMoveError)
     }
@@ -601,7 +605,17 @@ mod tests {
         for s in ["7g7f", "8h2b+", "P*5e", "R*1a"] {
             assert_eq!(Move::from_usi(s).unwrap().to_string(), s);
         }
-        for s in ["", "7g7g", "K*5e", "+*5e", "p*5e", "7g7f=", "7g", "7g7f++", "あいうえ"] {
+        for s in [
+            "",
+            "7g7g",
+            "K*5e",
+            "+*5e",
+            "p*5e",
+            "7g7f=",
+            "7g",
+            "7g7f++",
+            "あいうえ",
+        ] {
             assert!(Move::from_usi(s).is_err(), "{s}");
         }
     }
