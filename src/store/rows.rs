@@ -1,0 +1,269 @@
+//! Row types of the store: plain data as it is in the tables.
+
+use rusqlite::Row;
+
+/// A player's settings as stored (text values checked by the schema).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// `usi`, `western` or `japanese`.
+    pub notation: String,
+    /// `kanji`, `kanji2` or `international`.
+    pub piece_style: String,
+    /// `light` or `dark`.
+    pub theme: String,
+    /// `en`, `de`, or `None` to follow the Discord client.
+    pub language: Option<String>,
+    /// Whether the player wants a DM when it is their turn.
+    pub dms: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            notation: "western".into(),
+            piece_style: "kanji".into(),
+            theme: "light".into(),
+            language: None,
+            dms: false,
+        }
+    }
+}
+
+/// A row of `players`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerRow {
+    /// Discord user id.
+    pub user_id: i64,
+    /// Name shown in messages.
+    pub display_name: String,
+    /// Settings.
+    pub settings: Settings,
+    /// Elo rating.
+    pub rating: f64,
+    /// Number of rated games finished.
+    pub rated_games: i64,
+}
+
+impl PlayerRow {
+    pub(super) const COLUMNS: &'static str =
+        "user_id, display_name, notation, piece_style, theme, language, dms, rating, rated_games";
+    pub(super) const COLUMNS_P: &'static str = "p.user_id, p.display_name, p.notation, p.piece_style, p.theme, p.language, p.dms, p.rating, p.rated_games";
+
+    pub(super) fn from_row(r: &Row<'_>) -> rusqlite::Result<PlayerRow> {
+        Ok(PlayerRow {
+            user_id: r.get(0)?,
+            display_name: r.get(1)?,
+            settings: Settings {
+                notation: r.get(2)?,
+                piece_style: r.get(3)?,
+                theme: r.get(4)?,
+                language: r.get(5)?,
+                dms: r.get(6)?,
+            },
+            rating: r.get(7)?,
+            rated_games: r.get(8)?,
+        })
+    }
+}
+
+/// A new challenge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewChallenge {
+    /// Server, if any.
+    pub guild_id: Option<i64>,
+    /// Channel it was made in.
+    pub channel_id: Option<i64>,
+    /// Who challenges.
+    pub challenger: i64,
+    /// Who is challenged (`None`: open to anyone).
+    pub challenged: Option<i64>,
+    /// `standard` or `minishogi`.
+    pub variant: String,
+    /// Handicap name, if any.
+    pub handicap: Option<String>,
+    /// Entering-king rule.
+    pub rule: String,
+    /// Days per move.
+    pub days_per_move: i64,
+    /// Rated game.
+    pub rated: bool,
+    /// `sente`, `gote` or `random` (the challenger's colour).
+    pub color: String,
+    /// The game this is a rematch of.
+    pub rematch_of: Option<i64>,
+    /// Creation time.
+    pub created_at: i64,
+    /// Expiry time.
+    pub expires_at: i64,
+}
+
+/// A row of `challenges`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChallengeRow {
+    /// Id.
+    pub id: i64,
+    /// The data it was created with.
+    pub data: NewChallenge,
+    /// `open`, `accepted`, `declined`, `cancelled` or `expired`.
+    pub status: String,
+    /// The game it led to.
+    pub game_id: Option<i64>,
+}
+
+impl ChallengeRow {
+    pub(super) const COLUMNS: &'static str = "id, guild_id, channel_id, challenger, challenged, variant, handicap, rule, days_per_move, rated, color, rematch_of, created_at, expires_at, status, game_id";
+
+    pub(super) fn from_row(r: &Row<'_>) -> rusqlite::Result<ChallengeRow> {
+        Ok(ChallengeRow {
+            id: r.get(0)?,
+            data: NewChallenge {
+                guild_id: r.get(1)?,
+                channel_id: r.get(2)?,
+                challenger: r.get(3)?,
+                challenged: r.get(4)?,
+                variant: r.get(5)?,
+                handicap: r.get(6)?,
+                rule: r.get(7)?,
+                days_per_move: r.get(8)?,
+                rated: r.get(9)?,
+                color: r.get(10)?,
+                rematch_of: r.get(11)?,
+                created_at: r.get(12)?,
+                expires_at: r.get(13)?,
+            },
+            status: r.get(14)?,
+            game_id: r.get(15)?,
+        })
+    }
+}
+
+/// A new game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewGame {
+    /// Server, if any.
+    pub guild_id: Option<i64>,
+    /// Channel.
+    pub channel_id: Option<i64>,
+    /// `standard` or `minishogi`.
+    pub variant: String,
+    /// Handicap name, if any.
+    pub handicap: Option<String>,
+    /// Entering-king rule.
+    pub rule: String,
+    /// Days per move.
+    pub days_per_move: i64,
+    /// Rated.
+    pub rated: bool,
+    /// Sente's user id.
+    pub sente: i64,
+    /// Gote's user id.
+    pub gote: i64,
+    /// Start position.
+    pub start_sfen: String,
+    /// Deadline of the first mover.
+    pub deadline: Option<i64>,
+    /// Creation time.
+    pub created_at: i64,
+}
+
+/// A row of `games`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    /// Id.
+    pub id: i64,
+    /// Server.
+    pub guild_id: Option<i64>,
+    /// Channel.
+    pub channel_id: Option<i64>,
+    /// Thread, once created.
+    pub thread_id: Option<i64>,
+    /// `standard` or `minishogi`.
+    pub variant: String,
+    /// Handicap name.
+    pub handicap: Option<String>,
+    /// Entering-king rule.
+    pub rule: String,
+    /// Days per move.
+    pub days_per_move: i64,
+    /// Rated.
+    pub rated: bool,
+    /// Sente's user id.
+    pub sente: i64,
+    /// Gote's user id.
+    pub gote: i64,
+    /// Start position.
+    pub start_sfen: String,
+    /// Current position as stored.
+    pub sfen: String,
+    /// Plies played.
+    pub ply: i64,
+    /// `active` or `finished`.
+    pub status: String,
+    /// `sente`, `gote`, `draw` or `aborted`.
+    pub result: Option<String>,
+    /// Why it ended.
+    pub reason: Option<String>,
+    /// Optimistic-concurrency version.
+    pub version: i64,
+    /// Deadline of the side to move.
+    pub deadline: Option<i64>,
+    /// Reminder bits sent.
+    pub reminded: i64,
+    /// Pending takeback request by this player.
+    pub takeback_by: Option<i64>,
+    /// Pending counting request by this player.
+    pub count_by: Option<i64>,
+    /// Created.
+    pub created_at: i64,
+    /// Last change.
+    pub updated_at: i64,
+}
+
+impl GameRow {
+    pub(super) const COLUMNS: &'static str = "id, guild_id, channel_id, thread_id, variant, handicap, rule, days_per_move, rated, sente, gote, start_sfen, sfen, ply, status, result, reason, version, deadline, reminded, takeback_by, count_by, created_at, updated_at";
+
+    pub(super) fn from_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
+        Ok(GameRow {
+            id: r.get(0)?,
+            guild_id: r.get(1)?,
+            channel_id: r.get(2)?,
+            thread_id: r.get(3)?,
+            variant: r.get(4)?,
+            handicap: r.get(5)?,
+            rule: r.get(6)?,
+            days_per_move: r.get(7)?,
+            rated: r.get(8)?,
+            sente: r.get(9)?,
+            gote: r.get(10)?,
+            start_sfen: r.get(11)?,
+            sfen: r.get(12)?,
+            ply: r.get(13)?,
+            status: r.get(14)?,
+            result: r.get(15)?,
+            reason: r.get(16)?,
+            version: r.get(17)?,
+            deadline: r.get(18)?,
+            reminded: r.get(19)?,
+            takeback_by: r.get(20)?,
+            count_by: r.get(21)?,
+            created_at: r.get(22)?,
+            updated_at: r.get(23)?,
+        })
+    }
+
+    /// Whether `user` plays in this game.
+    #[must_use]
+    pub fn has_player(&self, user: i64) -> bool {
+        self.sente == user || self.gote == user
+    }
+
+    /// The opponent of `user` (the caller checked `has_player`).
+    #[must_use]
+    pub fn opponent_of(&self, user: i64) -> i64 {
+        if self.sente == user {
+            self.gote
+        } else {
+            self.sente
+        }
+    }
+}
