@@ -6,4 +6,6 @@
 //! core in [`shogi`].
 
 pub mod cli;
+pub mod i18n;
+pub mod notation;
 pub mod shogi;
