@@ -12,14 +12,23 @@
 //! - [`GameRecord`] travels as KIF ([`kif`]), CSA ([`csa`]) and SFEN + USI
 //!   moves ([`usi`]).
 
+pub mod cli;
+pub mod csa;
 mod format;
 mod ki2;
+pub mod kif;
 mod parse;
+mod record;
+pub mod usi;
 mod width;
 
 pub use format::{format_move, japanese_square};
 pub use ki2::{Direction, Side};
 pub use parse::{parse_move, ParseMoveError, MAX_MOVE_INPUT_CHARS};
+pub use record::{
+    decode, detect_format, read_record, write_record, GameRecord, RecordError, RecordFormat,
+    Termination, MAX_RECORD_BYTES,
+};
 
 use crate::shogi::{IllegalMove, Move, PieceKind, Square};
 
