@@ -96,6 +96,9 @@ pub enum KifAction {
         /// Where to write (stdout if omitted).
         #[arg(long)]
         out: Option<String>,
+        /// Leave move times out (e.g. when the source only has placeholders).
+        #[arg(long)]
+        without_times: bool,
     },
 }
 
@@ -134,13 +137,21 @@ pub fn run_kif(args: &KifArgs, out: &mut dyn Write) -> Result<(), Box<dyn std::e
         return Err(format!("{input}: larger than {} bytes", super::MAX_RECORD_BYTES).into());
     }
     let bytes = std::fs::read(input)?;
-    let record = read_record(&bytes, RecordFormat::from_extension(input))
+    let mut record = read_record(&bytes, RecordFormat::from_extension(input))
         .map_err(|e| format!("{input}: {e}"))?;
     match &args.action {
         KifAction::Import { .. } => {
             out.write_all(write_record(&record, RecordFormat::Usi)?.as_bytes())?;
         }
-        KifAction::Export { to, out: path, .. } => {
+        KifAction::Export {
+            to,
+            out: path,
+            without_times,
+            ..
+        } => {
+            if *without_times {
+                record.times.clear();
+            }
             let bytes = match to {
                 FormatArg::Kifu => write_record(&record, RecordFormat::Kif)?.into_bytes(),
                 FormatArg::Kif => {

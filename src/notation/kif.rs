@@ -29,6 +29,27 @@ pub fn handicap_name(h: Handicap) -> &'static str {
     }
 }
 
+/// Handicap starts that KIF names but komadai does not offer as games; they
+/// are read (and written back) by name. The SFENs follow the JSA setups.
+const OTHER_HANDICAPS: [(&str, &str); 4] = [
+    (
+        "右香落ち",
+        "1nsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "三枚落ち",
+        "lnsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "五枚落ち",
+        "2sgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "左五枚落ち",
+        "1nsgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+];
+
 /// Encodes KIF text as Shift-JIS for a `.kif` file (characters Shift-JIS
 /// lacks become numeric character references).
 #[must_use]
@@ -127,8 +148,13 @@ pub fn write(record: &GameRecord) -> Result<String, RecordError> {
     if record.start.variant() != Variant::Standard {
         return Err(RecordError::Unsupported(RecordFormat::Kif));
     }
-    let handicap = record.handicap();
-    let (s_label, g_label) = if handicap.is_some() {
+    let start_sfen = record.start.to_sfen();
+    let other = OTHER_HANDICAPS
+        .iter()
+        .find(|(_, sfen)| *sfen == start_sfen)
+        .map(|(n, _)| *n);
+    let handicap_label = record.handicap().map(handicap_name).or(other);
+    let (s_label, g_label) = if handicap_label.is_some() {
         ("下手", "上手")
     } else {
         ("先手", "後手")
@@ -143,8 +169,8 @@ pub fn write(record: &GameRecord) -> Result<String, RecordError> {
     }
     if record.is_standard_start() {
         out.push_str("手合割：平手\n");
-    } else if let Some(h) = handicap {
-        out.push_str(&format!("手合割：{}\n", handicap_name(h)));
+    } else if let Some(name) = handicap_label {
+        out.push_str(&format!("手合割：{name}\n"));
     }
     out.push_str(&format!(
         "{s_label}：{}\n",
@@ -154,7 +180,7 @@ pub fn write(record: &GameRecord) -> Result<String, RecordError> {
         "{g_label}：{}\n",
         one_line(record.gote.as_deref().unwrap_or(""))
     ));
-    if !record.is_standard_start() && handicap.is_none() {
+    if !record.is_standard_start() && handicap_label.is_none() {
         out.push_str(&bod(&record.start));
     }
     out.push_str("手数----指手---------消費時間--\n");
@@ -334,21 +360,26 @@ fn bod_to_sfen(b: &Bod) -> Option<String> {
     Some(format!("{} {side} {hands} 1", ranks.join("/")))
 }
 
-fn handicap_from_name(name: &str) -> Option<Option<Handicap>> {
-    let name = name.trim().trim_end_matches('　');
+/// The start position a `手合割` name stands for (`None` for unknown names).
+fn handicap_start(name: &str) -> Option<Position> {
+    let name = name.trim().trim_end_matches('\u{3000}');
     if name == "平手" {
-        return Some(None);
+        return Position::from_sfen(STANDARD_START_SFEN).ok();
     }
-    Handicap::ALL
+    if let Some(h) = Handicap::ALL
         .into_iter()
         .find(|&h| handicap_name(h) == name)
-        .map(Some)
+    {
+        return Some(h.start_position());
+    }
+    let (_, sfen) = OTHER_HANDICAPS.iter().find(|(n, _)| *n == name)?;
+    Position::from_sfen(sfen).ok()
 }
 
 /// Reads KIF text (already decoded).
 pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
     let mut record = GameRecord::new(Position::startpos(), Vec::new());
-    let mut handicap: Option<Handicap> = None;
+    let mut handicap: Option<Position> = None;
     let mut bod = Bod::default();
     let mut pos: Option<Position> = None;
     let mut prev: Option<Move> = None;
@@ -388,7 +419,7 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             let start = match pos.as_mut() {
                 Some(p) => p,
                 None => {
-                    let p = start_position(&bod, handicap, line_no)?;
+                    let p = start_position(&bod, handicap.take(), line_no)?;
                     record.start = p.clone();
                     pos.insert(p)
                 }
@@ -470,8 +501,8 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
                 "開始日時" => record.start_time = Some(value),
                 "棋戦" => record.event = Some(value),
                 "手合割" => {
-                    handicap = match handicap_from_name(&value) {
-                        Some(h) => h,
+                    handicap = match handicap_start(&value) {
+                        Some(p) => Some(p),
                         None if value.starts_with("その他") => None,
                         None => {
                             return Err(RecordError::BadPosition {
@@ -506,7 +537,7 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
 
 fn start_position(
     bod: &Bod,
-    handicap: Option<Handicap>,
+    handicap: Option<Position>,
     line: usize,
 ) -> Result<Position, RecordError> {
     if bod.seen && !bod.rows.is_empty() {
@@ -520,7 +551,7 @@ fn start_position(
         });
     }
     Ok(match handicap {
-        Some(h) => h.start_position(),
+        Some(p) => p,
         None => Position::from_sfen(STANDARD_START_SFEN).map_err(|e| RecordError::BadPosition {
             line,
             reason: e.to_string(),
