@@ -39,6 +39,10 @@ pub enum Command {
         #[arg(long)]
         sfen: Option<String>,
     },
+    /// Resolve a typed move (any notation) and print its USI and rendering.
+    Notation(crate::notation::cli::NotationArgs),
+    /// Convert game records between KIF, CSA and USI (`import`, `export`).
+    Kif(crate::notation::cli::KifArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -89,6 +93,8 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
                 writeln!(out, "{}", legal_line(&line))?;
             }
         }
+        Command::Notation(args) => crate::notation::cli::run_notation(&args, &mut out)?,
+        Command::Kif(args) => crate::notation::cli::run_kif(&args, &mut out)?,
     }
     out.flush()?;
     Ok(())

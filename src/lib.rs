@@ -7,4 +7,6 @@
 
 pub mod cli;
 pub mod store;
+pub mod i18n;
+pub mod notation;
 pub mod shogi;

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Independent-parser check of komadai's record export: every real game in
+# tests/data/kif is exported by komadai as KIF (UTF-8 .kifu and Shift-JIS .kif)
+# and CSA, cshogi (PyPI) reads the exports back, and the start position and USI
+# move list must equal what komadai itself imports from the original file.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+python3 -c "import cshogi" 2>/dev/null || python3 -m pip install --quiet cshogi
+cargo build --quiet --bin komadai
+bin=target/debug/komadai
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+: > "$tmp/expect.tsv"
+n=0
+for f in tests/data/kif/*.kif tests/data/kif/*.kifu tests/data/kif/*.csa; do
+    [ -e "$f" ] || continue
+    name=$(basename "$f")
+    name=${name//./_}
+    want=$("$bin" kif import "$f")
+    for to in kifu kif csa; do
+        out="$tmp/$name.$to"
+        "$bin" kif export "$f" --to "$to" --out "$out"
+        printf '%s\t%s\n' "$out" "$want" >> "$tmp/expect.tsv"
+        n=$((n + 1))
+    done
+done
+echo "== cshogi reads $n komadai exports"
+python3 scripts/notation/check_kif_export.py --expect "$tmp/expect.tsv"

@@ -1,0 +1,386 @@
+//! Every sentence a player reads, in English and German.
+//!
+//! Errors elsewhere carry data, not prose; this module turns them into
+//! sentences in the player's language. Each message is an exhaustive `match`
+//! over the error's variants and over [`Lang`], so a new variant or a new
+//! language without its translation fails to compile.
+
+use crate::notation::{MoveInputError, ParseMoveError};
+use crate::shogi::{Color, IllegalMove, PieceKind, Square};
+
+/// A language the bot speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Lang {
+    /// English (the default).
+    #[default]
+    En,
+    /// German.
+    De,
+}
+
+impl Lang {
+    /// Every language.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::De];
+
+    /// The language for a Discord locale string: `de` (any region) is German,
+    /// everything else English.
+    #[must_use]
+    pub fn from_locale(locale: &str) -> Lang {
+        let primary = locale.split(['-', '_']).next().unwrap_or("");
+        if primary.eq_ignore_ascii_case("de") {
+            Lang::De
+        } else {
+            Lang::En
+        }
+    }
+}
+
+/// Something that can be said to a player.
+pub trait Localize {
+    /// The sentence in `lang`.
+    fn localize(&self, lang: Lang) -> String;
+}
+
+/// The name of a piece kind, as players of `lang` call it.
+#[must_use]
+pub fn piece_name(kind: PieceKind, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => match kind {
+            PieceKind::Pawn => "pawn",
+            PieceKind::Lance => "lance",
+            PieceKind::Knight => "knight",
+            PieceKind::Silver => "silver",
+            PieceKind::Gold => "gold",
+            PieceKind::Bishop => "bishop",
+            PieceKind::Rook => "rook",
+            PieceKind::King => "king",
+            PieceKind::ProPawn => "tokin",
+            PieceKind::ProLance => "promoted lance",
+            PieceKind::ProKnight => "promoted knight",
+            PieceKind::ProSilver => "promoted silver",
+            PieceKind::Horse => "horse",
+            PieceKind::Dragon => "dragon",
+        },
+        Lang::De => match kind {
+            PieceKind::Pawn => "Bauer (Fu)",
+            PieceKind::Lance => "Lanze",
+            PieceKind::Knight => "Springer",
+            PieceKind::Silver => "Silber",
+            PieceKind::Gold => "Gold",
+            PieceKind::Bishop => "Läufer",
+            PieceKind::Rook => "Turm",
+            PieceKind::King => "König",
+            PieceKind::ProPawn => "Tokin",
+            PieceKind::ProLance => "beförderte Lanze",
+            PieceKind::ProKnight => "beförderter Springer",
+            PieceKind::ProSilver => "befördertes Silber",
+            PieceKind::Horse => "Pferd (beförderter Läufer)",
+            PieceKind::Dragon => "Drache (beförderter Turm)",
+        },
+    }
+}
+
+/// German: the piece with its indefinite article in the nominative
+/// ("ein Springer", "eine Lanze", "ein Silber").
+fn de_nominative(kind: PieceKind) -> String {
+    let article = match kind {
+        PieceKind::Lance | PieceKind::ProLance => "eine",
+        _ => "ein",
+    };
+    format!("{article} {}", piece_name(kind, Lang::De))
+}
+
+/// The name of a side.
+#[must_use]
+pub fn color_name(color: Color, lang: Lang) -> &'static str {
+    match (color, lang) {
+        (Color::Sente, Lang::En | Lang::De) => "Sente",
+        (Color::Gote, Lang::En | Lang::De) => "Gote",
+    }
+}
+
+impl Localize for IllegalMove {
+    fn localize(&self, lang: Lang) -> String {
+        let p = |k: PieceKind| piece_name(k, lang);
+        match (*self, lang) {
+            (IllegalMove::OffBoard(sq), Lang::En) => format!("{sq} is not on the board"),
+            (IllegalMove::OffBoard(sq), Lang::De) => format!("{sq} liegt nicht auf dem Brett"),
+            (IllegalMove::NoPiece(sq), Lang::En) => format!("there is no piece on {sq}"),
+            (IllegalMove::NoPiece(sq), Lang::De) => format!("auf {sq} steht keine Figur"),
+            (IllegalMove::NotYourPiece(sq), Lang::En) => format!("the piece on {sq} is not yours"),
+            (IllegalMove::NotYourPiece(sq), Lang::De) => {
+                format!("die Figur auf {sq} gehört nicht dir")
+            }
+            (IllegalMove::OwnPieceOnTarget(sq), Lang::En) => {
+                format!("your own piece stands on {sq}")
+            }
+            (IllegalMove::OwnPieceOnTarget(sq), Lang::De) => {
+                format!("auf {sq} steht schon eine eigene Figur")
+            }
+            (IllegalMove::CannotMoveLikeThat { kind, from, to }, Lang::En) => {
+                format!("a {} cannot move from {from} to {to}", p(kind))
+            }
+            (IllegalMove::CannotMoveLikeThat { kind, from, to }, Lang::De) => {
+                format!("{} kann nicht von {from} nach {to} ziehen", de_nominative(kind))
+            }
+            (IllegalMove::PathBlocked { from, to, blocker }, Lang::En) => {
+                format!("the way from {from} to {to} is blocked on {blocker}")
+            }
+            (IllegalMove::PathBlocked { from, to, blocker }, Lang::De) => {
+                format!("der Weg von {from} nach {to} ist auf {blocker} versperrt")
+            }
+            (IllegalMove::PieceCannotPromote(kind), Lang::En) => {
+                format!("a {} cannot promote", p(kind))
+            }
+            (IllegalMove::PieceCannotPromote(kind), Lang::De) => {
+                format!("{} kann nicht befördert werden", de_nominative(kind))
+            }
+            (IllegalMove::NotInPromotionZone, Lang::En) => {
+                "a piece promotes only on a move into, out of or inside the promotion zone (the far three ranks)".into()
+            }
+            (IllegalMove::NotInPromotionZone, Lang::De) => {
+                "befördert wird nur bei einem Zug in, aus oder innerhalb der Beförderungszone (die drei gegnerischen Reihen)".into()
+            }
+            (IllegalMove::MustPromote { kind, to }, Lang::En) => format!(
+                "a {} on {to} could never move again: it must promote",
+                p(kind)
+            ),
+            (IllegalMove::MustPromote { kind, to }, Lang::De) => format!(
+                "{} auf {to} könnte nie mehr ziehen: Beförderung ist Pflicht",
+                de_nominative(kind)
+            ),
+            (IllegalMove::NotInHand(kind), Lang::En) => format!("you have no {} in hand", p(kind)),
+            (IllegalMove::NotInHand(kind), Lang::De) => {
+                format!("du hast keine Figur vom Typ {} in der Hand", p(kind))
+            }
+            (IllegalMove::NotDroppable(kind), Lang::En) => {
+                format!("a {} cannot be dropped", p(kind))
+            }
+            (IllegalMove::NotDroppable(kind), Lang::De) => {
+                format!("{} kann nicht eingesetzt werden", de_nominative(kind))
+            }
+            (IllegalMove::DropOnOccupied(sq), Lang::En) => {
+                format!("{sq} is occupied: drops go on empty squares only")
+            }
+            (IllegalMove::DropOnOccupied(sq), Lang::De) => {
+                format!("{sq} ist besetzt: eingesetzt wird nur auf leere Felder")
+            }
+            (IllegalMove::Nifu { file, pawn }, Lang::En) => format!(
+                "two pawns on a file (nifu): you already have a pawn on file {file} ({pawn})"
+            ),
+            (IllegalMove::Nifu { file, pawn }, Lang::De) => format!(
+                "Zwei Bauern auf einer Linie (Nifu): auf Linie {file} steht schon dein Bauer ({pawn})"
+            ),
+            (IllegalMove::DeadDrop { kind, to }, Lang::En) => format!(
+                "dead piece: a {} dropped on {to} could never move",
+                p(kind)
+            ),
+            (IllegalMove::DeadDrop { kind, to }, Lang::De) => format!(
+                "tote Figur: {} auf {to} könnte nie ziehen",
+                de_nominative(kind)
+            ),
+            (IllegalMove::PawnDropMate, Lang::En) => {
+                "a pawn drop may not give checkmate (uchifuzume)".into()
+            }
+            (IllegalMove::PawnDropMate, Lang::De) => {
+                "Matt durch Bauerneinsatz ist verboten (Uchifuzume)".into()
+            }
+            (IllegalMove::KingIntoCheck { to, attacker }, Lang::En) => {
+                format!("your king would be in check on {to} (from {attacker})")
+            }
+            (IllegalMove::KingIntoCheck { to, attacker }, Lang::De) => {
+                format!("dein König stünde auf {to} im Schach (von {attacker})")
+            }
+            (IllegalMove::LeavesKingInCheck { attacker, was_in_check: true }, Lang::En) => {
+                format!("this leaves your king in check (from {attacker})")
+            }
+            (IllegalMove::LeavesKingInCheck { attacker, was_in_check: true }, Lang::De) => {
+                format!("dein König bleibt im Schach (von {attacker})")
+            }
+            (IllegalMove::LeavesKingInCheck { attacker, was_in_check: false }, Lang::En) => {
+                format!("this exposes your king to check (from {attacker})")
+            }
+            (IllegalMove::LeavesKingInCheck { attacker, was_in_check: false }, Lang::De) => {
+                format!("dadurch stünde dein König im Schach (von {attacker})")
+            }
+        }
+    }
+}
+
+impl Localize for ParseMoveError {
+    fn localize(&self, lang: Lang) -> String {
+        let examples = "7g7f, P-7f, P-76, ７六歩, S*4e, 同歩";
+        match (self, lang) {
+            (ParseMoveError::Empty, Lang::En) => format!("please type a move, e.g. {examples}"),
+            (ParseMoveError::Empty, Lang::De) => {
+                format!("bitte gib einen Zug ein, z. B. {examples}")
+            }
+            (ParseMoveError::TooLong { max, .. }, Lang::En) => {
+                format!("that is too long for a move (at most {max} characters)")
+            }
+            (ParseMoveError::TooLong { max, .. }, Lang::De) => {
+                format!("das ist zu lang für einen Zug (höchstens {max} Zeichen)")
+            }
+            (ParseMoveError::UnexpectedChar { ch }, Lang::En) => {
+                format!("I cannot read {ch:?} in a move; write moves like {examples}")
+            }
+            (ParseMoveError::UnexpectedChar { ch }, Lang::De) => {
+                format!("{ch:?} kann ich in einem Zug nicht lesen; schreib Züge wie {examples}")
+            }
+            (ParseMoveError::IncompleteSquare, Lang::En) => {
+                "a square needs a file 1–9 and a rank (a–i, 1–9 or 一–九), e.g. 7f, 76 or ７六".into()
+            }
+            (ParseMoveError::IncompleteSquare, Lang::De) => {
+                "ein Feld braucht eine Linie 1–9 und eine Reihe (a–i, 1–9 oder 一–九), z. B. 7f, 76 oder ７六".into()
+            }
+            (ParseMoveError::MissingDestination, Lang::En) => {
+                format!("the move needs a destination square, e.g. {examples}")
+            }
+            (ParseMoveError::MissingDestination, Lang::De) => {
+                format!("der Zug braucht ein Zielfeld, z. B. {examples}")
+            }
+            (ParseMoveError::TooManySquares, Lang::En) => {
+                "a move has at most two squares: origin and destination".into()
+            }
+            (ParseMoveError::TooManySquares, Lang::De) => {
+                "ein Zug hat höchstens zwei Felder: Start und Ziel".into()
+            }
+            (ParseMoveError::TooManyPieces, Lang::En) => "name only one piece".into(),
+            (ParseMoveError::TooManyPieces, Lang::De) => "nenne nur eine Figur".into(),
+            (ParseMoveError::ConflictingPromotion, Lang::En) => {
+                "promote (+, 成) or not (=, 不成), not both".into()
+            }
+            (ParseMoveError::ConflictingPromotion, Lang::De) => {
+                "befördern (+, 成) oder nicht (=, 不成), nicht beides".into()
+            }
+            (ParseMoveError::DropWithoutPiece, Lang::En) => {
+                "say which piece to drop, e.g. P*5e or ５五歩打".into()
+            }
+            (ParseMoveError::DropWithoutPiece, Lang::De) => {
+                "sag, welche Figur du einsetzt, z. B. P*5e oder ５五歩打".into()
+            }
+            (ParseMoveError::DropWithOrigin, Lang::En) => {
+                "a drop comes from the hand and has no origin square".into()
+            }
+            (ParseMoveError::DropWithOrigin, Lang::De) => {
+                "ein Einsatz kommt aus der Hand und hat kein Startfeld".into()
+            }
+            (ParseMoveError::PromotingDrop, Lang::En) => "dropped pieces never promote".into(),
+            (ParseMoveError::PromotingDrop, Lang::De) => {
+                "eingesetzte Figuren werden nie befördert".into()
+            }
+        }
+    }
+}
+
+fn square_text(sq: Square) -> String {
+    sq.to_string()
+}
+
+impl Localize for MoveInputError {
+    fn localize(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (MoveInputError::Unparseable(e), _) => e.localize(lang),
+            (MoveInputError::NoPreviousMove, Lang::En) => {
+                "同 (same square) needs a previous move".into()
+            }
+            (MoveInputError::NoPreviousMove, Lang::De) => {
+                "同 (gleiches Feld) braucht einen vorherigen Zug".into()
+            }
+            (MoveInputError::Illegal(e), Lang::En) => format!("illegal move: {}", e.localize(lang)),
+            (MoveInputError::Illegal(e), Lang::De) => {
+                format!("unerlaubter Zug: {}", e.localize(lang))
+            }
+            (MoveInputError::NoPieceCanReach { kind: Some(k), to }, Lang::En) => {
+                format!(
+                    "no {} of yours can move to {}",
+                    piece_name(*k, lang),
+                    square_text(*to)
+                )
+            }
+            (MoveInputError::NoPieceCanReach { kind: Some(k), to }, Lang::De) => format!(
+                "keine deiner Figuren vom Typ {} kann nach {} ziehen",
+                piece_name(*k, lang),
+                square_text(*to)
+            ),
+            (MoveInputError::NoPieceCanReach { kind: None, to }, Lang::En) => {
+                format!(
+                    "none of your pieces can move to {} like that",
+                    square_text(*to)
+                )
+            }
+            (MoveInputError::NoPieceCanReach { kind: None, to }, Lang::De) => {
+                format!(
+                    "keine deiner Figuren kann so nach {} ziehen",
+                    square_text(*to)
+                )
+            }
+            (
+                MoveInputError::WrongPiece {
+                    from,
+                    written,
+                    actual,
+                },
+                Lang::En,
+            ) => format!(
+                "on {from} there is {}, not a {}",
+                actual.map_or("no piece".to_string(), |a| format!(
+                    "a {}",
+                    piece_name(a, lang)
+                )),
+                piece_name(*written, lang)
+            ),
+            (
+                MoveInputError::WrongPiece {
+                    from,
+                    written,
+                    actual,
+                },
+                Lang::De,
+            ) => format!(
+                "auf {from} steht {}, nicht {}",
+                actual.map_or("keine Figur".to_string(), de_nominative),
+                de_nominative(*written)
+            ),
+            (MoveInputError::Ambiguous { written, .. }, Lang::En) => {
+                format!("that could be several moves: {}", written.join(", "))
+            }
+            (MoveInputError::Ambiguous { written, .. }, Lang::De) => {
+                format!("das passt auf mehrere Züge: {}", written.join(", "))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locale() {
+        assert_eq!(Lang::from_locale("de"), Lang::De);
+        assert_eq!(Lang::from_locale("de-AT"), Lang::De);
+        assert_eq!(Lang::from_locale("en-US"), Lang::En);
+        assert_eq!(Lang::from_locale("ja"), Lang::En);
+        assert_eq!(Lang::from_locale(""), Lang::En);
+    }
+
+    #[test]
+    fn rule_names() {
+        let nifu = IllegalMove::Nifu {
+            file: 5,
+            pawn: Square::SQ_5G,
+        };
+        assert!(nifu
+            .localize(Lang::En)
+            .contains("two pawns on a file (nifu)"));
+        assert!(nifu
+            .localize(Lang::De)
+            .contains("Zwei Bauern auf einer Linie (Nifu)"));
+        assert!(IllegalMove::PawnDropMate
+            .localize(Lang::De)
+            .contains("Uchifuzume"));
+        let e = MoveInputError::Illegal(IllegalMove::PawnDropMate);
+        assert!(e.localize(Lang::En).contains("uchifuzume"));
+    }
+}
