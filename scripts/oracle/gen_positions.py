@@ -307,7 +307,10 @@ def summary(rows: list[tuple[str, list[str] | None]]) -> str:
     none = sum(1 for _, moves in rows if not moves)
     hands = sum(1 for sfen, _ in rows if sfen.split()[2] != "-")
     promoted = sum(1 for sfen, _ in rows if "+" in sfen.split()[0])
-    pct = lambda k: f"{100.0 * k / n:.1f}%" if n else "-"  # noqa: E731
+
+    def pct(k: int) -> str:
+        return f"{100.0 * k / n:.1f}%" if n else "-"
+
     return (
         f"{n} positions: in check {checks} ({pct(checks)}), no legal move {none}, "
         f"pieces in hand {hands} ({pct(hands)}), promoted pieces {promoted} ({pct(promoted)})"
