@@ -32,6 +32,8 @@ pub enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Play through the app layer in a terminal: lines `USER COMMAND [ARGS]` on stdin.
+    Console(crate::console::ConsoleArgs),
     /// Print the legal moves (USI, sorted, space-separated) of one position, or
     /// of every SFEN line read from stdin.
     Legal {
@@ -83,6 +85,10 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
             } else {
                 writeln!(out, "{}", perft(&pos, depth))?;
             }
+        }
+        Command::Console(args) => {
+            drop(out);
+            return crate::console::run(&args);
         }
         Command::Legal { sfen: Some(s) } => {
             writeln!(out, "{}", legal_line(&s))?;

@@ -5,8 +5,10 @@
 //! the renderer and the notation module, all of which rest on the pure rules
 //! core in [`shogi`].
 
+pub mod app;
 pub mod cli;
-pub mod store;
+pub mod console;
 pub mod i18n;
 pub mod notation;
 pub mod shogi;
+pub mod store;

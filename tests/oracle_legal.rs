@@ -72,7 +72,9 @@ struct Record {
 }
 
 fn read_records(name: &str) -> Vec<Record> {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name]
+        .iter()
+        .collect();
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read tests/data/{name}: {e}"));
     text.lines()
@@ -80,7 +82,12 @@ fn read_records(name: &str) -> Vec<Record> {
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|(i, l)| {
             let cols: Vec<&str> = l.split('\t').collect();
-            assert_eq!(cols.len(), 3, "tests/data/{name}:{}: expected 3 columns: {l:?}", i + 1);
+            assert_eq!(
+                cols.len(),
+                3,
+                "tests/data/{name}:{}: expected 3 columns: {l:?}",
+                i + 1
+            );
             Record {
                 line: i + 1,
                 sfen: cols[0].to_owned(),

@@ -5,6 +5,10 @@
 //! over the error's variants and over [`Lang`], so a new variant or a new
 //! language without its translation fails to compile.
 
+mod app;
+
+pub use app::{button_label, utc};
+
 use crate::notation::{MoveInputError, ParseMoveError};
 use crate::shogi::{Color, IllegalMove, PieceKind, Square};
 

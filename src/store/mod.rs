@@ -42,7 +42,9 @@ pub type StoreResult<T> = Result<T, StoreError>;
 /// The migrations, in order. Embedded in the binary.
 #[must_use]
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(include_str!("../../migrations/0001_initial.sql"))])
+    Migrations::new(vec![M::up(include_str!(
+        "../../migrations/0001_initial.sql"
+    ))])
 }
 
 /// Number of migrations (the schema version after opening).
@@ -79,23 +81,31 @@ impl Store {
 
     /// The schema version (`PRAGMA user_version`).
     pub fn user_version(&self) -> StoreResult<i64> {
-        Ok(self.conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
+        Ok(self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?)
     }
 
     /// `PRAGMA integrity_check` result ("ok" when healthy).
     pub fn integrity_check(&self) -> StoreResult<String> {
-        Ok(self.conn.pragma_query_value(None, "integrity_check", |r| r.get(0))?)
+        Ok(self
+            .conn
+            .pragma_query_value(None, "integrity_check", |r| r.get(0))?)
     }
 
     /// Runs `f` in one IMMEDIATE transaction (it takes the write lock at once,
     /// so two writers never both read stale data and then fail to upgrade).
-    pub fn transaction<T>(
+    /// If `f` fails, the transaction rolls back.
+    pub fn transaction<T, E: From<StoreError>>(
         &mut self,
-        f: impl FnOnce(&Tx<'_>) -> StoreResult<T>,
-    ) -> StoreResult<T> {
-        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        f: impl FnOnce(&Tx<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(StoreError::from)?;
         let out = f(&Tx { tx: &tx })?;
-        tx.commit()?;
+        tx.commit().map_err(StoreError::from)?;
         Ok(out)
     }
 
@@ -332,7 +342,12 @@ impl Tx<'_> {
     }
 
     /// Moves an open challenge to a final status; false if it was not open.
-    pub fn close_challenge(&self, id: i64, status: &str, game_id: Option<i64>) -> StoreResult<bool> {
+    pub fn close_challenge(
+        &self,
+        id: i64,
+        status: &str,
+        game_id: Option<i64>,
+    ) -> StoreResult<bool> {
         let n = self.tx.execute(
             "UPDATE challenges SET status = ?2, game_id = ?3 WHERE id = ?1 AND status = 'open'",
             params![id, status, game_id],
@@ -431,7 +446,13 @@ impl Tx<'_> {
     }
 
     /// Records a pending takeback or counting offer (column `takeback_by` or `count_by`).
-    pub fn set_offer(&self, game_id: i64, version: i64, takeback: bool, by: Option<i64>) -> StoreResult<()> {
+    pub fn set_offer(
+        &self,
+        game_id: i64,
+        version: i64,
+        takeback: bool,
+        by: Option<i64>,
+    ) -> StoreResult<()> {
         let sql = if takeback {
             "UPDATE games SET takeback_by = ?3, version = version + 1 WHERE id = ?1 AND version = ?2 AND status = 'active'"
         } else {
@@ -445,18 +466,31 @@ impl Tx<'_> {
 
     /// Sets the game's thread.
     pub fn set_thread(&self, game_id: i64, thread: i64) -> StoreResult<()> {
-        self.tx.execute("UPDATE games SET thread_id = ?2 WHERE id = ?1", params![game_id, thread])?;
+        self.tx.execute(
+            "UPDATE games SET thread_id = ?2 WHERE id = ?1",
+            params![game_id, thread],
+        )?;
         Ok(())
     }
 
     /// Marks reminders as sent (bit 1: half time, bit 2: 10 % left).
     pub fn mark_reminded(&self, game_id: i64, bits: i64) -> StoreResult<()> {
-        self.tx.execute("UPDATE games SET reminded = reminded | ?2 WHERE id = ?1", params![game_id, bits])?;
+        self.tx.execute(
+            "UPDATE games SET reminded = reminded | ?2 WHERE id = ?1",
+            params![game_id, bits],
+        )?;
         Ok(())
     }
 
     /// Updates a player's rating and writes the history row.
-    pub fn set_rating(&self, user: i64, game_id: i64, before: f64, after: f64, now: i64) -> StoreResult<()> {
+    pub fn set_rating(
+        &self,
+        user: i64,
+        game_id: i64,
+        before: f64,
+        after: f64,
+        now: i64,
+    ) -> StoreResult<()> {
         self.tx.execute(
             "UPDATE players SET rating = ?2, rated_games = rated_games + 1 WHERE user_id = ?1",
             params![user, after],
@@ -470,7 +504,10 @@ impl Tx<'_> {
 
     /// Adds a notice to the outbox.
     pub fn push_outbox(&self, payload: &str, now: i64) -> StoreResult<()> {
-        self.tx.execute("INSERT INTO outbox (payload, created_at) VALUES (?1, ?2)", params![payload, now])?;
+        self.tx.execute(
+            "INSERT INTO outbox (payload, created_at) VALUES (?1, ?2)",
+            params![payload, now],
+        )?;
         Ok(())
     }
 

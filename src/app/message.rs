@@ -1,0 +1,330 @@
+//! What the app says: messages as data (an i18n key with its arguments) and
+//! the refusals. `i18n` turns both into English or German sentences.
+
+use serde::{Deserialize, Serialize};
+
+use crate::notation::MoveInputError;
+use crate::shogi::{DeclarationMissing, Outcome, PieceKind};
+
+/// A player as a message names them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Who {
+    /// Discord user id (the adapter turns it into a mention).
+    pub id: i64,
+    /// Display name (the console prints it).
+    pub name: String,
+}
+
+/// How a finished game ended, for messages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ending {
+    /// The rules core's outcome.
+    pub outcome: Outcome,
+    /// The winner, if any.
+    pub winner: Option<Who>,
+    /// Rating changes `(player, before, after)` for rated games.
+    pub ratings: Vec<(Who, f64, f64)>,
+}
+
+/// A line of `/games`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameLine {
+    /// Game id.
+    pub game_id: i64,
+    /// The opponent.
+    pub opponent: Who,
+    /// Whether it is the caller's turn.
+    pub your_turn: bool,
+    /// Deadline of the side to move (Unix seconds).
+    pub deadline: Option<i64>,
+    /// Plies played.
+    pub ply: i64,
+}
+
+/// Everything the app can say.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    /// A challenge was made.
+    ChallengeMade {
+        /// Challenge id.
+        id: i64,
+        /// Who challenges.
+        challenger: Who,
+        /// Who is challenged (`None`: anyone may accept).
+        challenged: Option<Who>,
+        /// Summary of the options.
+        options: ChallengeSummary,
+    },
+    /// A challenge was declined.
+    ChallengeDeclined {
+        /// Challenge id.
+        id: i64,
+        /// Who declined.
+        by: Who,
+    },
+    /// The challenger withdrew the challenge.
+    ChallengeCancelled {
+        /// Challenge id.
+        id: i64,
+    },
+    /// Nobody answered within 7 days.
+    ChallengeExpired {
+        /// Challenge id.
+        id: i64,
+        /// Who had challenged.
+        challenger: Who,
+    },
+    /// A game started.
+    GameStarted {
+        /// Game id.
+        game_id: i64,
+        /// Sente (moves first in even games).
+        sente: Who,
+        /// Gote.
+        gote: Who,
+        /// Whose move it is.
+        to_move: Who,
+        /// Deadline of the first move.
+        deadline: Option<i64>,
+        /// Options.
+        options: ChallengeSummary,
+    },
+    /// A move was played.
+    MovePlayed {
+        /// Game id.
+        game_id: i64,
+        /// Who moved.
+        mover: Who,
+        /// The move as the mover writes moves.
+        text: String,
+        /// The kind captured, if any.
+        captured: Option<PieceKind>,
+        /// Whether the move promoted.
+        promoted: bool,
+        /// Whether it gives check.
+        check: bool,
+        /// How often the position has now occurred (warn from 3).
+        repetitions: usize,
+        /// Whose turn it is now (None when the game ended).
+        next: Option<Who>,
+        /// Deadline of the next move.
+        deadline: Option<i64>,
+        /// The end, if the move ended the game.
+        ending: Option<Ending>,
+    },
+    /// A request was repeated; it had already been applied.
+    AlreadyDone {
+        /// Game id.
+        game_id: i64,
+        /// Ply of the applied move.
+        ply: i64,
+    },
+    /// The game ended (resignation, abort, declaration, counting, timeout).
+    GameOver {
+        /// Game id.
+        game_id: i64,
+        /// How.
+        ending: Ending,
+    },
+    /// The position of a game.
+    Board {
+        /// Game id.
+        game_id: i64,
+        /// Sente.
+        sente: Who,
+        /// Gote.
+        gote: Who,
+        /// Whose turn (None when finished).
+        to_move: Option<Who>,
+        /// Plies played.
+        ply: i64,
+        /// Deadline of the side to move.
+        deadline: Option<i64>,
+        /// The end, for finished games.
+        ending: Option<Ending>,
+    },
+    /// The caller's active games.
+    Games(Vec<GameLine>),
+    /// A takeback was asked for.
+    TakebackOffered {
+        /// Game id.
+        game_id: i64,
+        /// Who asks.
+        by: Who,
+    },
+    /// The takeback was accepted: the moves are undone.
+    TakebackDone {
+        /// Game id.
+        game_id: i64,
+        /// Plies undone.
+        plies: usize,
+    },
+    /// The takeback was refused by the opponent.
+    TakebackDeclined {
+        /// Game id.
+        game_id: i64,
+    },
+    /// A player asked to count (24-point rule).
+    CountOffered {
+        /// Game id.
+        game_id: i64,
+        /// Who asks.
+        by: Who,
+    },
+    /// Exported game record (the text is attached).
+    Exported {
+        /// Game id.
+        game_id: i64,
+        /// Format name (KIF, CSA, SFEN).
+        format: String,
+    },
+    /// The caller's settings.
+    Settings {
+        /// Notation name.
+        notation: String,
+        /// Piece style.
+        piece_style: String,
+        /// Theme.
+        theme: String,
+        /// Language (None: the Discord client's).
+        language: Option<String>,
+        /// DMs on your turn.
+        dms: bool,
+    },
+    /// Rating and record of a player.
+    Stats {
+        /// Whose.
+        who: Who,
+        /// Elo.
+        rating: f64,
+        /// Rated games.
+        rated_games: i64,
+        /// Wins.
+        wins: i64,
+        /// Losses.
+        losses: i64,
+        /// Draws.
+        draws: i64,
+    },
+    /// Server leaderboard: (player, rating, rated games).
+    Leaderboard(Vec<(Who, f64, i64)>),
+    /// Reminder before the deadline.
+    Reminder {
+        /// Game id.
+        game_id: i64,
+        /// Whose turn.
+        player: Who,
+        /// Deadline.
+        deadline: i64,
+        /// Seconds left.
+        left: i64,
+    },
+    /// Help text for the console.
+    Help,
+}
+
+/// The options of a challenge, for messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChallengeSummary {
+    /// `standard` or `minishogi`.
+    pub variant: String,
+    /// Handicap name.
+    pub handicap: Option<String>,
+    /// Entering-king rule name.
+    pub rule: String,
+    /// Days per move.
+    pub days: i64,
+    /// Rated.
+    pub rated: bool,
+    /// The challenger's colour choice (`sente`, `gote`, `random`).
+    pub color: String,
+}
+
+/// Why the app refused a request. Shown only to the caller.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Refusal {
+    /// No game with that id.
+    #[error("no such game")]
+    NoSuchGame,
+    /// No challenge with that id (or it is closed).
+    #[error("no such open challenge")]
+    NoSuchChallenge,
+    /// The caller has no active game.
+    #[error("no active game")]
+    NoActiveGame,
+    /// The caller has several games and did not say which.
+    #[error("which game?")]
+    WhichGame(Vec<GameLine>),
+    /// The caller does not play in this game.
+    #[error("not your game")]
+    NotYourGame,
+    /// It is the opponent's move.
+    #[error("not your turn")]
+    NotYourTurn {
+        /// Whose turn it is.
+        to_move: Who,
+    },
+    /// The game has ended.
+    #[error("the game is over")]
+    GameIsOver,
+    /// The move text was not accepted.
+    #[error("move refused: {0}")]
+    Move(MoveInputError),
+    /// Challenging oneself.
+    #[error("you cannot challenge yourself")]
+    SelfChallenge,
+    /// Only the challenged player may answer.
+    #[error("this challenge is not addressed to you")]
+    NotChallenged,
+    /// Only the challenger may cancel.
+    #[error("only the challenger can cancel")]
+    NotChallenger,
+    /// Accepting one's own open challenge.
+    #[error("you cannot accept your own challenge")]
+    OwnChallenge,
+    /// Handicap and minishogi games are never rated.
+    #[error("handicap and minishogi games are never rated")]
+    UnratedVariant,
+    /// Handicaps are for 9×9 games.
+    #[error("handicaps exist only for 9×9 shogi")]
+    HandicapInMinishogi,
+    /// Days per move must be 1, 2, 3, 5, 7 or 14.
+    #[error("days per move must be 1, 2, 3, 5, 7 or 14")]
+    BadDays,
+    /// Abort is only possible in the first 9 plies.
+    #[error("a game can only be aborted before ply 10")]
+    TooLateToAbort,
+    /// Takebacks are for friendly games.
+    #[error("no takebacks in rated games")]
+    RatedNoTakeback,
+    /// There is nothing to take back.
+    #[error("nothing to take back")]
+    NothingToTakeBack,
+    /// No takeback (or count) request is pending from the opponent.
+    #[error("nothing to confirm")]
+    NothingToConfirm,
+    /// The declaration conditions are not met.
+    #[error("cannot declare: {0:?}")]
+    CannotDeclare(Vec<DeclarationMissing>),
+    /// The game uses another entering-king rule.
+    #[error("this game uses another entering-king rule")]
+    WrongRule,
+    /// Counting needs both kings in the opponent's camp.
+    #[error("both kings must be in the opponent's camp")]
+    KingsNotInCamp,
+    /// A rematch needs a finished game.
+    #[error("the game is still running")]
+    GameNotFinished,
+    /// Two requests raced; this one lost.
+    #[error("the game changed meanwhile, try again")]
+    Conflict,
+    /// A bad command argument.
+    #[error("bad argument: {0}")]
+    BadArgument(String),
+    /// Text longer than the limit.
+    #[error("input too long")]
+    TooLong,
+    /// Unknown command (console) or button.
+    #[error("unknown command")]
+    UnknownCommand(String),
+}

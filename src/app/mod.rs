@@ -1,0 +1,347 @@
+//! The use cases of komadai, independent of Discord: challenge, accept,
+//! move, resign, takeback, declare, count, export, settings, ratings, and the
+//! deadline scheduler.
+//!
+//! Every use case returns a transport-neutral [`Reply`]: who sees it, a
+//! message as data ([`Msg`], turned into English or German by `i18n`), an
+//! optional board to draw, buttons whose ids carry the game or challenge id
+//! (so they keep working after a restart), and whom to notify. Refusals are
+//! [`Refusal`]s, shown only to the caller. Time and randomness come in through
+//! [`Clock`] and [`Dice`] so tests control them.
+
+mod message;
+mod play;
+mod scheduler;
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+pub use message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, Who};
+pub use play::{
+    handicap_from, handicap_name, rule_from, rule_name, stored_outcome, variant_name, Action,
+    ChallengeOptions, SettingsChange, DAYS_PER_MOVE,
+};
+pub use scheduler::Notice;
+
+use crate::i18n::Lang;
+use crate::store::{Store, StoreError};
+
+/// Seconds in a day.
+pub const DAY: i64 = 86_400;
+/// Unanswered challenges expire after this long.
+pub const CHALLENGE_TTL: i64 = 7 * DAY;
+/// Longest free text accepted in any argument.
+pub const MAX_ARG_CHARS: usize = 200;
+
+/// The current time, as Unix seconds.
+pub trait Clock: Send + Sync {
+    /// Now.
+    fn now(&self) -> i64;
+}
+
+/// The system clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> i64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+    }
+}
+
+/// A clock that tests and the console move by hand.
+#[derive(Debug, Default)]
+pub struct ManualClock(std::sync::atomic::AtomicI64);
+
+impl ManualClock {
+    /// A clock at `t`.
+    #[must_use]
+    pub fn new(t: i64) -> ManualClock {
+        ManualClock(std::sync::atomic::AtomicI64::new(t))
+    }
+
+    /// Moves the clock forward by `secs`.
+    pub fn advance(&self, secs: i64) {
+        self.0.fetch_add(secs, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> i64 {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+/// Randomness: the furigoma coin.
+pub trait Dice: Send + Sync {
+    /// A fair coin: true means the challenger gets Sente.
+    fn coin(&self) -> bool;
+}
+
+/// Dice from a seeded generator (fixed seed in tests, time-seeded in production).
+#[derive(Debug)]
+pub struct SeededDice(Mutex<fastrand::Rng>);
+
+impl SeededDice {
+    /// Dice with this seed.
+    #[must_use]
+    pub fn new(seed: u64) -> SeededDice {
+        SeededDice(Mutex::new(fastrand::Rng::with_seed(seed)))
+    }
+}
+
+impl Dice for SeededDice {
+    fn coin(&self) -> bool {
+        self.0.lock().map_or(true, |mut r| r.bool())
+    }
+}
+
+/// Who asks: the Discord user (or console user) and their client's language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Caller {
+    /// User id.
+    pub id: i64,
+    /// Display name.
+    pub name: String,
+    /// The language of the caller's client (interaction locale).
+    pub lang: Lang,
+}
+
+impl Caller {
+    /// A caller.
+    #[must_use]
+    pub fn new(id: i64, name: &str, lang: Lang) -> Caller {
+        Caller {
+            id,
+            name: name.to_string(),
+            lang,
+        }
+    }
+
+    /// As a message names them.
+    #[must_use]
+    pub fn who(&self) -> Who {
+        Who {
+            id: self.id,
+            name: self.name.clone(),
+        }
+    }
+}
+
+/// Where a request comes from (Discord server, channel or thread).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    /// Server.
+    pub guild: Option<i64>,
+    /// Channel or thread.
+    pub channel: Option<i64>,
+}
+
+/// Who sees a reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Visibility {
+    /// Everyone in the channel.
+    Public,
+    /// Only the caller (ephemeral).
+    Caller,
+}
+
+/// A button under a reply. Its id is `action:number` and stays valid after a restart.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Button {
+    /// The custom id, e.g. `accept:12`.
+    pub id: String,
+    /// What the button does (its label comes from i18n).
+    pub action: ButtonAction,
+}
+
+/// What a button does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum ButtonAction {
+    /// Accept a challenge.
+    Accept,
+    /// Decline a challenge.
+    Decline,
+    /// Cancel one's own challenge.
+    Cancel,
+    /// Confirm the opponent's takeback.
+    TakebackYes,
+    /// Refuse the opponent's takeback.
+    TakebackNo,
+    /// Agree to count.
+    CountYes,
+    /// Declare an entering-king win.
+    Declare,
+    /// Offer a rematch with colours swapped.
+    Rematch,
+}
+
+impl ButtonAction {
+    /// The prefix of the custom id.
+    #[must_use]
+    pub const fn key(self) -> &'static str {
+        match self {
+            ButtonAction::Accept => "accept",
+            ButtonAction::Decline => "decline",
+            ButtonAction::Cancel => "cancel",
+            ButtonAction::TakebackYes => "takeback-yes",
+            ButtonAction::TakebackNo => "takeback-no",
+            ButtonAction::CountYes => "count-yes",
+            ButtonAction::Declare => "declare",
+            ButtonAction::Rematch => "rematch",
+        }
+    }
+
+    const ALL: [ButtonAction; 8] = [
+        ButtonAction::Accept,
+        ButtonAction::Decline,
+        ButtonAction::Cancel,
+        ButtonAction::TakebackYes,
+        ButtonAction::TakebackNo,
+        ButtonAction::CountYes,
+        ButtonAction::Declare,
+        ButtonAction::Rematch,
+    ];
+
+    /// A button for `id`.
+    #[must_use]
+    pub fn button(self, id: i64) -> Button {
+        Button {
+            id: format!("{}:{id}", self.key()),
+            action: self,
+        }
+    }
+
+    /// Parses a custom id into its action and number.
+    #[must_use]
+    pub fn parse(custom_id: &str) -> Option<(ButtonAction, i64)> {
+        let (key, n) = custom_id.split_once(':')?;
+        let action = ButtonAction::ALL.into_iter().find(|a| a.key() == key)?;
+        Some((action, n.parse().ok()?))
+    }
+}
+
+/// A board to show: the adapter draws it with the viewer's style.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardView {
+    /// The game.
+    pub game_id: i64,
+    /// The position.
+    pub sfen: String,
+    /// The last move (USI), highlighted.
+    pub last_move: Option<String>,
+    /// Whether to draw it from Gote's side.
+    pub flip: bool,
+    /// The viewer's piece style (`kanji`, `kanji2`, `international`).
+    pub piece_style: String,
+    /// The viewer's theme (`light`, `dark`).
+    pub theme: String,
+}
+
+/// A reply to one request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    /// Who sees it.
+    pub visibility: Visibility,
+    /// What it says.
+    pub msg: Msg,
+    /// In which language.
+    pub lang: Lang,
+    /// A board to draw, if any.
+    pub board: Option<BoardView>,
+    /// Buttons.
+    pub buttons: Vec<Button>,
+    /// Users to mention or message.
+    pub notify: Vec<i64>,
+    /// A file to attach: (name, contents).
+    pub attachment: Option<(String, Vec<u8>)>,
+}
+
+impl Reply {
+    fn public(msg: Msg, lang: Lang) -> Reply {
+        Reply {
+            visibility: Visibility::Public,
+            msg,
+            lang,
+            board: None,
+            buttons: Vec::new(),
+            notify: Vec::new(),
+            attachment: None,
+        }
+    }
+
+    fn private(msg: Msg, lang: Lang) -> Reply {
+        Reply {
+            visibility: Visibility::Caller,
+            ..Reply::public(msg, lang)
+        }
+    }
+}
+
+/// An error of a use case: a refusal for the caller, or an internal failure.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// The request was refused; tell the caller why.
+    #[error("{0}")]
+    Refused(#[from] Refusal),
+    /// Something broke inside (log it, apologise).
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+impl From<StoreError> for AppError {
+    fn from(e: StoreError) -> AppError {
+        match e {
+            StoreError::Conflict => AppError::Refused(Refusal::Conflict),
+            other => AppError::Internal(other.to_string()),
+        }
+    }
+}
+
+/// Result of a use case.
+pub type AppResult<T = Reply> = Result<T, AppError>;
+
+/// The application: the store, the clock and the dice.
+pub struct App {
+    store: Mutex<Store>,
+    clock: Arc<dyn Clock>,
+    dice: Arc<dyn Dice>,
+}
+
+impl App {
+    /// An app over an opened store.
+    #[must_use]
+    pub fn new(store: Store, clock: Arc<dyn Clock>, dice: Arc<dyn Dice>) -> App {
+        App {
+            store: Mutex::new(store),
+            clock,
+            dice,
+        }
+    }
+
+    /// Now, from the app's clock.
+    #[must_use]
+    pub fn now(&self) -> i64 {
+        self.clock.now()
+    }
+
+    fn store(&self) -> AppResult<MutexGuard<'_, Store>> {
+        self.store
+            .lock()
+            .map_err(|_| AppError::Internal("store lock poisoned".into()))
+    }
+
+    /// Runs `f` with the store (for tools and tests).
+    pub fn with_store<T>(&self, f: impl FnOnce(&mut Store) -> T) -> AppResult<T> {
+        Ok(f(&mut *self.store()?))
+    }
+}
+
+fn check_len(text: &str) -> Result<(), Refusal> {
+    if text.chars().count() > MAX_ARG_CHARS {
+        Err(Refusal::TooLong)
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,603 @@
+//! The console front end: the same app layer and database as the Discord bot,
+//! driven by lines `USER COMMAND [ARGS...]` on stdin. For trying komadai
+//! without Discord, and for end-to-end tests.
+//!
+//! A user is any name (`alice`); `alice:de` speaks German. Lines starting
+//! with `:` control the console: `:clock +3d` (also `h`, `m`, `s`) moves the
+//! clock, `:tick` runs the deadline scheduler and prints its notices. Each
+//! reply is printed (and flushed) before the next line is read, so a printed
+//! reply means the action is stored.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::app::{
+    Action, App, AppError, Caller, ChallengeOptions, ManualClock, Place, Refusal, Reply,
+    SeededDice, SettingsChange, Visibility,
+};
+use crate::i18n::{Lang, Localize};
+use crate::notation::RecordFormat;
+use crate::shogi::{Color, Variant};
+use crate::store::Store;
+
+/// Options of `komadai console`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ConsoleArgs {
+    /// The SQLite database file (created and migrated if needed).
+    #[arg(long, default_value = "komadai.db", env = "KOMADAI_DB")]
+    pub db: PathBuf,
+    /// Directory for board images and exported records.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object per reply.
+    #[arg(long)]
+    pub json: bool,
+    /// Start time of the console clock (Unix seconds; default: now).
+    #[arg(long)]
+    pub start: Option<i64>,
+    /// Seed of the furigoma coin (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// A stable user id for a console name (FNV-1a, positive).
+#[must_use]
+pub fn user_id(name: &str) -> i64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.to_lowercase().bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    i64::try_from(h >> 1).unwrap_or(i64::MAX)
+}
+
+/// Runs the console until stdin ends.
+pub fn run(args: &ConsoleArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let store = Store::open(&args.db)?;
+    let start = args
+        .start
+        .unwrap_or_else(|| crate::app::SystemClock.now_secs());
+    let clock = Arc::new(ManualClock::new(start));
+    let seed = args.seed.unwrap_or(start.unsigned_abs());
+    let app = App::new(store, clock.clone(), Arc::new(SeededDice::new(seed)));
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut console = Console {
+        app,
+        clock,
+        args: args.clone(),
+        names: Default::default(),
+        counter: 0,
+    };
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    for line in stdin.lock().lines() {
+        let line = line?;
+        let mut out = stdout.lock();
+        for printed in console.line(&line) {
+            writeln!(out, "{printed}")?;
+        }
+        out.flush()?;
+    }
+    Ok(())
+}
+
+impl crate::app::SystemClock {
+    /// Now in Unix seconds (for the console's start time).
+    #[must_use]
+    pub fn now_secs(&self) -> i64 {
+        crate::app::Clock::now(self)
+    }
+}
+
+/// Longest console line accepted.
+pub const MAX_LINE: usize = 1000;
+
+struct Console {
+    app: App,
+    clock: Arc<ManualClock>,
+    args: ConsoleArgs,
+    names: std::collections::HashMap<i64, String>,
+    counter: u64,
+}
+
+impl Console {
+    /// Handles one line and returns what to print.
+    fn line(&mut self, line: &str) -> Vec<String> {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Vec::new();
+        }
+        if line.chars().count() > MAX_LINE {
+            return vec![self.print_refusal("console", Lang::En, &Refusal::TooLong)];
+        }
+        if let Some(rest) = line.strip_prefix(':') {
+            return self.control(rest);
+        }
+        let mut parts = line.split_whitespace();
+        let user = parts.next().unwrap_or_default();
+        let (name, lang) = match user.split_once(':') {
+            Some((n, l)) => (n, Lang::from_locale(l)),
+            None => (user, Lang::En),
+        };
+        if name.is_empty() || name.chars().count() > 32 {
+            return vec![self.print_refusal(name, lang, &Refusal::BadArgument("user name".into()))];
+        }
+        let caller = Caller::new(user_id(name), name, lang);
+        self.names.insert(caller.id, name.to_string());
+        let command = parts.next().unwrap_or("help").to_ascii_lowercase();
+        let rest: Vec<&str> = parts.collect();
+        let result = self.command(&caller, &command, &rest);
+        match result {
+            Ok(reply) => vec![self.print_reply(name, &reply)],
+            Err(AppError::Refused(r)) => vec![self.print_refusal(name, lang, &r)],
+            Err(AppError::Internal(e)) => vec![self.print_internal(name, &e)],
+        }
+    }
+
+    fn control(&mut self, rest: &str) -> Vec<String> {
+        let mut parts = rest.split_whitespace();
+        match parts.next() {
+            Some("clock") => {
+                let Some(secs) = parts.next().and_then(parse_offset) else {
+                    return vec![self.print_refusal(
+                        "console",
+                        Lang::En,
+                        &Refusal::BadArgument(rest.into()),
+                    )];
+                };
+                self.clock.advance(secs);
+                vec![self.print_info(&format!("clock: {}", crate::i18n::utc(self.app.now())))]
+            }
+            Some("tick") => {
+                let mut out = Vec::new();
+                if let Err(e) = self.app.tick() {
+                    out.push(self.print_internal("console", &e.to_string()));
+                    return out;
+                }
+                match self.app.pending_notices() {
+                    Ok(list) => {
+                        for (id, _, reply) in list {
+                            out.push(self.print_reply("notice", &reply));
+                            if let Err(e) = self.app.ack_notice(id) {
+                                out.push(self.print_internal("console", &e.to_string()));
+                            }
+                        }
+                    }
+                    Err(e) => out.push(self.print_internal("console", &e.to_string())),
+                }
+                out
+            }
+            _ => vec![self.print_refusal(
+                "console",
+                Lang::En,
+                &Refusal::UnknownCommand(rest.chars().take(40).collect()),
+            )],
+        }
+    }
+
+    fn command(
+        &mut self,
+        caller: &Caller,
+        command: &str,
+        args: &[&str],
+    ) -> Result<Reply, AppError> {
+        let kv = KeyValues::parse(args)?;
+        let place = Place::default();
+        let game = kv.number("game")?;
+        match command {
+            "help" => Ok(help(caller.lang)),
+            "challenge" => {
+                let opponent = kv.mention();
+                let mut o = ChallengeOptions::default();
+                if let Some(v) = kv.get("variant") {
+                    o.variant = match v {
+                        "standard" | "shogi" => Variant::Standard,
+                        "minishogi" | "mini" => Variant::Minishogi,
+                        _ => return Err(Refusal::BadArgument(format!("variant={v}")).into()),
+                    };
+                    if o.variant == Variant::Minishogi {
+                        o.rated = false;
+                    }
+                }
+                if let Some(h) = kv.get("handicap") {
+                    o.handicap = Some(
+                        crate::app::handicap_from(h)
+                            .ok_or_else(|| Refusal::BadArgument(format!("handicap={h}")))?,
+                    );
+                    o.rated = false;
+                }
+                if let Some(r) = kv.get("rule") {
+                    o.rule = crate::app::rule_from(r)
+                        .ok_or_else(|| Refusal::BadArgument(format!("rule={r}")))?;
+                }
+                if let Some(d) = kv.number("days")? {
+                    o.days = d;
+                }
+                if let Some(r) = kv.get("rated") {
+                    o.rated =
+                        parse_bool(r).ok_or_else(|| Refusal::BadArgument(format!("rated={r}")))?;
+                }
+                if let Some(c) = kv.get("color") {
+                    o.color = match c {
+                        "sente" | "black" => Some(Color::Sente),
+                        "gote" | "white" => Some(Color::Gote),
+                        "random" | "furigoma" => None,
+                        _ => return Err(Refusal::BadArgument(format!("color={c}")).into()),
+                    };
+                }
+                kv.only(&["variant", "handicap", "rule", "days", "rated", "color"])?;
+                let opp = opponent.map(|n| (user_id(&n), n));
+                self.app.challenge(
+                    caller,
+                    opp.as_ref().map(|(id, n)| (*id, n.as_str())),
+                    &o,
+                    place,
+                )
+            }
+            "accept" => {
+                kv.only(&[])?;
+                let id = match kv.positional_number()? {
+                    Some(id) => id,
+                    None => self.latest_challenge_for(caller)?,
+                };
+                self.app.accept(caller, id, place)
+            }
+            "decline" | "cancel" => {
+                kv.only(&[])?;
+                let id = kv
+                    .positional_number()?
+                    .ok_or_else(|| Refusal::BadArgument("challenge id".into()))?;
+                if command == "decline" {
+                    self.app.decline(caller, id)
+                } else {
+                    self.app.cancel(caller, id)
+                }
+            }
+            "move" | "m" => {
+                kv.only(&["game", "request"])?;
+                let text = kv.positional.join(" ");
+                if text.is_empty() {
+                    return Err(Refusal::BadArgument("move".into()).into());
+                }
+                self.app
+                    .play_move(caller, game, &text, place, kv.get("request"))
+            }
+            "board" => {
+                kv.only(&["game"])?;
+                kv.no_positional()?;
+                self.app.board(caller, game, place)
+            }
+            "games" => {
+                kv.only(&[])?;
+                kv.no_positional()?;
+                self.app.games(caller)
+            }
+            "resign" | "abort" | "declare" | "count" => {
+                kv.only(&["game"])?;
+                kv.no_positional()?;
+                let action = match command {
+                    "resign" => Action::Resign,
+                    "abort" => Action::Abort,
+                    "declare" => Action::Declare,
+                    _ => Action::Count,
+                };
+                self.app.game_action(caller, game, action, place)
+            }
+            "takeback" => {
+                kv.only(&["game"])?;
+                kv.no_positional()?;
+                self.app.takeback(caller, game, place)
+            }
+            "rematch" => {
+                kv.only(&[])?;
+                let id = kv
+                    .positional_number()?
+                    .ok_or_else(|| Refusal::BadArgument("game id".into()))?;
+                self.app.rematch(caller, id)
+            }
+            "export" => {
+                kv.only(&["game"])?;
+                let format = match kv.positional.first().copied().unwrap_or("kif") {
+                    "kif" | "kifu" => RecordFormat::Kif,
+                    "csa" => RecordFormat::Csa,
+                    "sfen" | "usi" => RecordFormat::Usi,
+                    f => return Err(Refusal::BadArgument(format!("format {f}")).into()),
+                };
+                self.app.export(caller, game, format, place)
+            }
+            "settings" => {
+                kv.only(&["notation", "style", "theme", "language", "dms"])?;
+                kv.no_positional()?;
+                let change = SettingsChange {
+                    notation: kv.get("notation").map(str::to_string),
+                    piece_style: kv.get("style").map(str::to_string),
+                    theme: kv.get("theme").map(str::to_string),
+                    language: kv.get("language").map(str::to_string),
+                    dms: match kv.get("dms") {
+                        Some(d) => Some(
+                            parse_bool(d)
+                                .ok_or_else(|| Refusal::BadArgument(format!("dms={d}")))?,
+                        ),
+                        None => None,
+                    },
+                };
+                self.app.settings(caller, &change)
+            }
+            "stats" => {
+                kv.only(&[])?;
+                let user = kv.mention().map(|n| user_id(&n));
+                self.app.stats(caller, user)
+            }
+            "leaderboard" => {
+                kv.only(&[])?;
+                kv.no_positional()?;
+                self.app.leaderboard(caller, None)
+            }
+            "press" => {
+                kv.only(&[])?;
+                let id = kv
+                    .positional
+                    .first()
+                    .ok_or_else(|| Refusal::BadArgument("button id".into()))?;
+                self.app.press(caller, id, place)
+            }
+            other => Err(Refusal::UnknownCommand(other.chars().take(40).collect()).into()),
+        }
+    }
+
+    fn latest_challenge_for(&self, caller: &Caller) -> Result<i64, AppError> {
+        let list = self
+            .app
+            .with_store(|s| s.reader().open_challenges_for(caller.id))?
+            .map_err(AppError::from)?;
+        list.into_iter()
+            .find(|c| c.data.challenger != caller.id)
+            .map(|c| c.id)
+            .ok_or_else(|| Refusal::NoSuchChallenge.into())
+    }
+
+    fn save_outputs(&mut self, reply: &Reply) -> (Option<String>, Option<String>) {
+        let Some(dir) = &self.args.out else {
+            return (None, None);
+        };
+        self.counter += 1;
+        let mut image = None;
+        if let Some(b) = &reply.board {
+            // The board is written as its SFEN until the renderer draws it.
+            let path = dir.join(format!("{:04}-game{}.sfen", self.counter, b.game_id));
+            if std::fs::write(&path, format!("{}\n", b.sfen)).is_ok() {
+                image = Some(path.display().to_string());
+            }
+        }
+        let mut file = None;
+        if let Some((name, bytes)) = &reply.attachment {
+            let path = dir.join(format!("{:04}-{name}", self.counter));
+            if std::fs::write(&path, bytes).is_ok() {
+                file = Some(path.display().to_string());
+            }
+        }
+        (image, file)
+    }
+
+    fn name_of(&self, id: i64) -> String {
+        self.names
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| format!("#{id}"))
+    }
+
+    fn print_reply(&mut self, to: &str, reply: &Reply) -> String {
+        let text = reply.msg.localize(reply.lang);
+        let (image, file) = self.save_outputs(reply);
+        let notify: Vec<String> = reply.notify.iter().map(|&id| self.name_of(id)).collect();
+        let buttons: Vec<&str> = reply.buttons.iter().map(|b| b.id.as_str()).collect();
+        let visibility = match reply.visibility {
+            Visibility::Public => "public",
+            Visibility::Caller => "caller",
+        };
+        if self.args.json {
+            serde_json::json!({
+                "ok": true,
+                "to": to,
+                "visibility": visibility,
+                "text": text,
+                "board": reply.board.as_ref().map(|b| &b.sfen),
+                "last_move": reply.board.as_ref().and_then(|b| b.last_move.as_ref()),
+                "image": image,
+                "file": file,
+                "buttons": buttons,
+                "notify": notify,
+            })
+            .to_string()
+        } else {
+            let mut s = format!("[{visibility} → {to}] {text}");
+            if let Some(b) = &reply.board {
+                s.push_str(&format!("\n  board: {}", b.sfen));
+            }
+            if let Some(i) = image {
+                s.push_str(&format!("\n  image: {i}"));
+            }
+            if let Some(f) = file {
+                s.push_str(&format!("\n  file: {f}"));
+            }
+            if !buttons.is_empty() {
+                s.push_str(&format!("\n  buttons: {}", buttons.join(" ")));
+            }
+            if !notify.is_empty() {
+                s.push_str(&format!("\n  notify: {}", notify.join(" ")));
+            }
+            s
+        }
+    }
+
+    fn print_refusal(&self, to: &str, lang: Lang, r: &Refusal) -> String {
+        let text = r.localize(lang);
+        if self.args.json {
+            serde_json::json!({"ok": false, "to": to, "visibility": "caller", "text": text})
+                .to_string()
+        } else {
+            format!("[caller → {to}] {text}")
+        }
+    }
+
+    fn print_internal(&self, to: &str, e: &str) -> String {
+        if self.args.json {
+            serde_json::json!({"ok": false, "to": to, "visibility": "caller", "error": e})
+                .to_string()
+        } else {
+            format!("[error → {to}] internal error: {e}")
+        }
+    }
+
+    fn print_info(&self, text: &str) -> String {
+        if self.args.json {
+            serde_json::json!({"ok": true, "to": "console", "visibility": "caller", "text": text})
+                .to_string()
+        } else {
+            format!("[console] {text}")
+        }
+    }
+}
+
+fn help(lang: Lang) -> Reply {
+    Reply {
+        visibility: Visibility::Caller,
+        msg: crate::app::Msg::Help,
+        lang,
+        board: None,
+        buttons: Vec::new(),
+        notify: Vec::new(),
+        attachment: None,
+    }
+}
+
+fn parse_bool(s: &str) -> Option<bool> {
+    match s.to_ascii_lowercase().as_str() {
+        "yes" | "y" | "true" | "on" | "1" | "ja" => Some(true),
+        "no" | "n" | "false" | "off" | "0" | "nein" => Some(false),
+        _ => None,
+    }
+}
+
+fn parse_offset(s: &str) -> Option<i64> {
+    let s = s.strip_prefix('+').unwrap_or(s);
+    let (num, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit())?);
+    let n: i64 = num.parse().ok().filter(|&n: &i64| n <= 10_000)?;
+    let mult = match unit {
+        "d" => 86_400,
+        "h" => 3_600,
+        "m" => 60,
+        "s" => 1,
+        _ => return None,
+    };
+    Some(n * mult)
+}
+
+/// `key=value` arguments, `@mentions` and positional words of a console line.
+struct KeyValues<'a> {
+    pairs: Vec<(&'a str, &'a str)>,
+    mentions: Vec<&'a str>,
+    positional: Vec<&'a str>,
+}
+
+impl<'a> KeyValues<'a> {
+    fn parse(args: &[&'a str]) -> Result<KeyValues<'a>, AppError> {
+        let mut kv = KeyValues {
+            pairs: Vec::new(),
+            mentions: Vec::new(),
+            positional: Vec::new(),
+        };
+        for a in args {
+            if a.chars().count() > crate::app::MAX_ARG_CHARS {
+                return Err(Refusal::TooLong.into());
+            }
+            if let Some(m) = a.strip_prefix('@') {
+                if m.is_empty() || m.chars().count() > 32 {
+                    return Err(Refusal::BadArgument((*a).into()).into());
+                }
+                kv.mentions.push(m);
+            } else if let Some((k, v)) = a
+                .split_once('=')
+                .filter(|(k, _)| k.chars().all(|c| c.is_ascii_alphabetic()) && !k.is_empty())
+            {
+                kv.pairs.push((k, v));
+            } else {
+                kv.positional.push(a);
+            }
+        }
+        Ok(kv)
+    }
+
+    fn get(&self, key: &str) -> Option<&'a str> {
+        self.pairs
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, v)| *v)
+    }
+
+    fn number(&self, key: &str) -> Result<Option<i64>, AppError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .trim_start_matches('#')
+                .parse()
+                .map(Some)
+                .map_err(|_| Refusal::BadArgument(format!("{key}={v}")).into()),
+        }
+    }
+
+    fn positional_number(&self) -> Result<Option<i64>, AppError> {
+        match self.positional.as_slice() {
+            [] => Ok(None),
+            [n] => n
+                .trim_start_matches('#')
+                .parse()
+                .map(Some)
+                .map_err(|_| Refusal::BadArgument((*n).into()).into()),
+            [_, extra, ..] => Err(Refusal::BadArgument((*extra).into()).into()),
+        }
+    }
+
+    fn mention(&self) -> Option<String> {
+        self.mentions.first().map(|m| (*m).to_string())
+    }
+
+    fn only(&self, keys: &[&str]) -> Result<(), AppError> {
+        for (k, v) in &self.pairs {
+            if !keys.iter().any(|x| x.eq_ignore_ascii_case(k)) {
+                return Err(Refusal::BadArgument(format!("{k}={v}")).into());
+            }
+        }
+        Ok(())
+    }
+
+    fn no_positional(&self) -> Result<(), AppError> {
+        match self.positional.first() {
+            Some(p) => Err(Refusal::BadArgument((*p).into()).into()),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets() {
+        assert_eq!(parse_offset("+3d"), Some(3 * 86_400));
+        assert_eq!(parse_offset("12h"), Some(12 * 3600));
+        assert_eq!(parse_offset("+x"), None);
+        assert_eq!(parse_offset("+99999999999d"), None);
+    }
+
+    #[test]
+    fn user_ids_are_stable_and_case_insensitive() {
+        assert_eq!(user_id("Alice"), user_id("alice"));
+        assert_ne!(user_id("alice"), user_id("bob"));
+        assert!(user_id("alice") > 0);
+    }
+}

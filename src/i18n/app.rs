@@ -1,0 +1,502 @@
+//! Sentences of the app layer: every [`Msg`] and [`Refusal`] in English and German.
+
+use super::{Lang, Localize};
+use crate::app::{ButtonAction, ChallengeSummary, Ending, GameLine, Msg, Refusal, Who};
+use crate::shogi::{DeclarationMissing, DrawReason, Outcome, WinReason};
+
+/// A Unix time as `YYYY-MM-DD HH:MM UTC`.
+#[must_use]
+pub fn utc(t: i64) -> String {
+    let days = t.div_euclid(86_400);
+    let secs = t.rem_euclid(86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        secs / 3600,
+        secs % 3600 / 60
+    )
+}
+
+fn duration(secs: i64, lang: Lang) -> String {
+    let h = secs.max(0) / 3600;
+    let (d, h) = (h / 24, h % 24);
+    match (lang, d) {
+        (Lang::En, 0) => format!("{h} h"),
+        (Lang::En, _) => format!("{d} d {h} h"),
+        (Lang::De, 0) => format!("{h} Std."),
+        (Lang::De, _) => format!("{d} T. {h} Std."),
+    }
+}
+
+fn yes_no(b: bool, lang: Lang) -> &'static str {
+    match (b, lang) {
+        (true, Lang::En) => "yes",
+        (false, Lang::En) => "no",
+        (true, Lang::De) => "ja",
+        (false, Lang::De) => "nein",
+    }
+}
+
+fn summary(s: &ChallengeSummary, lang: Lang) -> String {
+    let variant = match (s.variant.as_str(), lang) {
+        ("minishogi", _) => "minishogi".to_string(),
+        (_, Lang::En) => "shogi".to_string(),
+        (_, Lang::De) => "Shogi".to_string(),
+    };
+    let handicap = s.handicap.as_ref().map_or(String::new(), |h| match lang {
+        Lang::En => format!(", handicap {h}"),
+        Lang::De => format!(", Vorgabe {h}"),
+    });
+    let rule = match (s.rule.as_str(), lang) {
+        ("counting24", Lang::En) => "entering king: 24-point counting",
+        ("counting24", Lang::De) => "Eroberter König: 24-Punkte-Zählung",
+        ("try", Lang::En) => "entering king: try rule",
+        ("try", Lang::De) => "Eroberter König: Try-Regel",
+        (_, Lang::En) => "entering king: 27-point declaration",
+        (_, Lang::De) => "Eroberter König: 27-Punkte-Erklärung",
+    };
+    let color = match (s.color.as_str(), lang) {
+        ("sente", Lang::En) => "challenger plays Sente",
+        ("sente", Lang::De) => "Herausforderer spielt Sente",
+        ("gote", Lang::En) => "challenger plays Gote",
+        ("gote", Lang::De) => "Herausforderer spielt Gote",
+        (_, Lang::En) => "colours by furigoma",
+        (_, Lang::De) => "Farben per Furigoma",
+    };
+    match lang {
+        Lang::En => format!(
+            "{variant}{handicap}, {} days per move, {}, {rule}, {color}",
+            s.days,
+            if s.rated { "rated" } else { "friendly" }
+        ),
+        Lang::De => format!(
+            "{variant}{handicap}, {} Tage pro Zug, {}, {rule}, {color}",
+            s.days,
+            if s.rated {
+                "gewertet"
+            } else {
+                "freundschaftlich"
+            }
+        ),
+    }
+}
+
+fn win_reason(r: WinReason, lang: Lang) -> &'static str {
+    match (r, lang) {
+        (WinReason::Checkmate, Lang::En) => "checkmate",
+        (WinReason::Checkmate, Lang::De) => "Matt",
+        (WinReason::NoLegalMoves, Lang::En) => "no legal move left",
+        (WinReason::NoLegalMoves, Lang::De) => "kein legaler Zug mehr",
+        (WinReason::PerpetualCheck, Lang::En) => "perpetual check (the checking side loses)",
+        (WinReason::PerpetualCheck, Lang::De) => "Dauerschach (die schachgebende Seite verliert)",
+        (WinReason::Repetition, Lang::En) => "fourth repetition (minishogi: Sente loses)",
+        (WinReason::Repetition, Lang::De) => "vierte Wiederholung (Minishogi: Sente verliert)",
+        (WinReason::Declaration, Lang::En) => "entering-king declaration",
+        (WinReason::Declaration, Lang::De) => "Erklärung des eingezogenen Königs",
+        (WinReason::Counting, Lang::En) => "counting (under 24 points loses)",
+        (WinReason::Counting, Lang::De) => "Zählung (unter 24 Punkten verliert)",
+        (WinReason::Try, Lang::En) => "try: the king reached the opponent king's square",
+        (WinReason::Try, Lang::De) => {
+            "Try: der König hat das Startfeld des gegnerischen Königs erreicht"
+        }
+        (WinReason::Resignation, Lang::En) => "resignation",
+        (WinReason::Resignation, Lang::De) => "Aufgabe",
+        (WinReason::Timeout, Lang::En) => "the move deadline passed",
+        (WinReason::Timeout, Lang::De) => "die Zugfrist ist abgelaufen",
+    }
+}
+
+fn ending(e: &Ending, lang: Lang) -> String {
+    let mut s = match (e.outcome, lang) {
+        (Outcome::Win { reason, .. }, Lang::En) => format!(
+            "{} wins by {}.",
+            e.winner.as_ref().map_or("?", |w| w.name.as_str()),
+            win_reason(reason, lang)
+        ),
+        (Outcome::Win { reason, .. }, Lang::De) => format!(
+            "{} gewinnt: {}.",
+            e.winner.as_ref().map_or("?", |w| w.name.as_str()),
+            win_reason(reason, lang)
+        ),
+        (Outcome::Draw(DrawReason::Sennichite), Lang::En) => {
+            "Draw by sennichite (fourth repetition). A rematch with colours swapped is offered.".into()
+        }
+        (Outcome::Draw(DrawReason::Sennichite), Lang::De) => {
+            "Remis durch Sennichite (vierte Wiederholung). Eine Revanche mit getauschten Farben wird angeboten.".into()
+        }
+        (Outcome::Draw(DrawReason::MaxPlies), Lang::En) => "Draw: 320 plies without result.".into(),
+        (Outcome::Draw(DrawReason::MaxPlies), Lang::De) => "Remis: 320 Halbzüge ohne Ergebnis.".into(),
+        (Outcome::Draw(DrawReason::Counting), Lang::En) => "Draw: both sides have 24 points or more.".into(),
+        (Outcome::Draw(DrawReason::Counting), Lang::De) => "Remis: beide Seiten haben mindestens 24 Punkte.".into(),
+        (Outcome::Aborted, Lang::En) => "The game was aborted before ply 10: no result, no rating change.".into(),
+        (Outcome::Aborted, Lang::De) => {
+            "Die Partie wurde vor dem 10. Halbzug abgebrochen: kein Ergebnis, keine Wertungsänderung.".into()
+        }
+    };
+    for (who, before, after) in &e.ratings {
+        s.push_str(&format!(" {}: {:.0} → {:.0}.", who.name, before, after));
+    }
+    s
+}
+
+fn game_line(g: &GameLine, lang: Lang) -> String {
+    let deadline = g.deadline.map_or(String::new(), utc);
+    match lang {
+        Lang::En => format!(
+            "#{} vs {} — {} (ply {}, deadline {deadline})",
+            g.game_id,
+            g.opponent.name,
+            if g.your_turn {
+                "your move"
+            } else {
+                "their move"
+            },
+            g.ply
+        ),
+        Lang::De => format!(
+            "#{} gegen {} — {} (Halbzug {}, Frist {deadline})",
+            g.game_id,
+            g.opponent.name,
+            if g.your_turn {
+                "du bist am Zug"
+            } else {
+                "Gegner am Zug"
+            },
+            g.ply
+        ),
+    }
+}
+
+fn name(w: &Who) -> &str {
+    &w.name
+}
+
+impl Localize for Msg {
+    fn localize(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (Msg::ChallengeMade { id, challenger, challenged, options }, Lang::En) => match challenged {
+                Some(c) => format!("{} challenges {} (challenge #{id}): {}.", name(challenger), name(c), summary(options, lang)),
+                None => format!("{} offers an open challenge (#{id}), anyone may accept: {}.", name(challenger), summary(options, lang)),
+            },
+            (Msg::ChallengeMade { id, challenger, challenged, options }, Lang::De) => match challenged {
+                Some(c) => format!("{} fordert {} heraus (Herausforderung #{id}): {}.", name(challenger), name(c), summary(options, lang)),
+                None => format!("{} bietet eine offene Herausforderung an (#{id}), jeder darf annehmen: {}.", name(challenger), summary(options, lang)),
+            },
+            (Msg::ChallengeDeclined { id, by }, Lang::En) => format!("{} declined challenge #{id}.", name(by)),
+            (Msg::ChallengeDeclined { id, by }, Lang::De) => format!("{} hat Herausforderung #{id} abgelehnt.", name(by)),
+            (Msg::ChallengeCancelled { id }, Lang::En) => format!("Challenge #{id} was withdrawn."),
+            (Msg::ChallengeCancelled { id }, Lang::De) => format!("Herausforderung #{id} wurde zurückgezogen."),
+            (Msg::ChallengeExpired { id, challenger }, Lang::En) => {
+                format!("Challenge #{id} by {} expired: nobody accepted it within 7 days.", name(challenger))
+            }
+            (Msg::ChallengeExpired { id, challenger }, Lang::De) => {
+                format!("Herausforderung #{id} von {} ist abgelaufen: niemand hat sie innerhalb von 7 Tagen angenommen.", name(challenger))
+            }
+            (Msg::GameStarted { game_id, sente, gote, to_move, deadline, options }, Lang::En) => format!(
+                "Game #{game_id} begins: ☗ {} (Sente) vs ☖ {} (Gote); {}. {} to move{}.",
+                name(sente),
+                name(gote),
+                summary(options, lang),
+                name(to_move),
+                deadline.map_or(String::new(), |d| format!(" by {}", utc(d)))
+            ),
+            (Msg::GameStarted { game_id, sente, gote, to_move, deadline, options }, Lang::De) => format!(
+                "Partie #{game_id} beginnt: ☗ {} (Sente) gegen ☖ {} (Gote); {}. {} ist am Zug{}.",
+                name(sente),
+                name(gote),
+                summary(options, lang),
+                name(to_move),
+                deadline.map_or(String::new(), |d| format!(" bis {}", utc(d)))
+            ),
+            (Msg::MovePlayed { game_id, mover, text, captured, promoted, check, repetitions, next, deadline, ending: end }, _) => {
+                let mut s = match lang {
+                    Lang::En => format!("#{game_id}: {} played {text}", name(mover)),
+                    Lang::De => format!("#{game_id}: {} zieht {text}", name(mover)),
+                };
+                if let Some(k) = captured {
+                    s.push_str(&match lang {
+                        Lang::En => format!(", capturing a {}", super::piece_name(*k, lang)),
+                        Lang::De => format!(", schlägt {}", super::piece_name(*k, lang)),
+                    });
+                }
+                if *promoted {
+                    s.push_str(match lang {
+                        Lang::En => ", promoting",
+                        Lang::De => ", mit Umwandlung",
+                    });
+                }
+                s.push('.');
+                if *check && end.is_none() {
+                    s.push_str(match lang {
+                        Lang::En => " Check!",
+                        Lang::De => " Schach!",
+                    });
+                }
+                if *repetitions >= 3 && end.is_none() {
+                    s.push_str(&match lang {
+                        Lang::En => format!(" Warning: this position has now occurred {repetitions} times; the fourth time ends the game (sennichite)."),
+                        Lang::De => format!(" Achtung: diese Stellung ist jetzt {repetitions}-mal aufgetreten; beim vierten Mal endet die Partie (Sennichite)."),
+                    });
+                }
+                match (end, next) {
+                    (Some(e), _) => {
+                        s.push(' ');
+                        s.push_str(&ending(e, lang));
+                    }
+                    (None, Some(n)) => s.push_str(&match lang {
+                        Lang::En => format!(" {} to move{}.", name(n), deadline.map_or(String::new(), |d| format!(" by {}", utc(d)))),
+                        Lang::De => format!(" {} ist am Zug{}.", name(n), deadline.map_or(String::new(), |d| format!(" bis {}", utc(d)))),
+                    }),
+                    (None, None) => {}
+                }
+                s
+            }
+            (Msg::AlreadyDone { game_id, ply }, Lang::En) => format!("Already done: that move is ply {ply} of game #{game_id}."),
+            (Msg::AlreadyDone { game_id, ply }, Lang::De) => format!("Schon erledigt: dieser Zug ist Halbzug {ply} von Partie #{game_id}."),
+            (Msg::GameOver { game_id, ending: e }, Lang::En) => format!("Game #{game_id} is over. {}", ending(e, lang)),
+            (Msg::GameOver { game_id, ending: e }, Lang::De) => format!("Partie #{game_id} ist beendet. {}", ending(e, lang)),
+            (Msg::Board { game_id, sente, gote, to_move, ply, deadline, ending: e }, _) => {
+                let mut s = match lang {
+                    Lang::En => format!("Game #{game_id}: ☗ {} vs ☖ {}, ply {ply}.", name(sente), name(gote)),
+                    Lang::De => format!("Partie #{game_id}: ☗ {} gegen ☖ {}, Halbzug {ply}.", name(sente), name(gote)),
+                };
+                if let Some(t) = to_move {
+                    s.push_str(&match lang {
+                        Lang::En => format!(" {} to move{}.", name(t), deadline.map_or(String::new(), |d| format!(" by {}", utc(d)))),
+                        Lang::De => format!(" {} ist am Zug{}.", name(t), deadline.map_or(String::new(), |d| format!(" bis {}", utc(d)))),
+                    });
+                }
+                if let Some(e) = e {
+                    s.push(' ');
+                    s.push_str(&ending(e, lang));
+                }
+                s
+            }
+            (Msg::Games(lines), _) if lines.is_empty() => match lang {
+                Lang::En => "You have no active games. Start one with /challenge.".into(),
+                Lang::De => "Du hast keine laufenden Partien. Starte eine mit /challenge.".into(),
+            },
+            (Msg::Games(lines), _) => {
+                let head = match lang {
+                    Lang::En => "Your games:",
+                    Lang::De => "Deine Partien:",
+                };
+                std::iter::once(head.to_string()).chain(lines.iter().map(|g| game_line(g, lang))).collect::<Vec<_>>().join("\n")
+            }
+            (Msg::TakebackOffered { game_id, by }, Lang::En) => format!("{} asks to take back their last move in game #{game_id}.", name(by)),
+            (Msg::TakebackOffered { game_id, by }, Lang::De) => format!("{} bittet, den letzten eigenen Zug in Partie #{game_id} zurückzunehmen.", name(by)),
+            (Msg::TakebackDone { game_id, plies }, Lang::En) => format!("Takeback accepted in game #{game_id}: {plies} ply/plies undone."),
+            (Msg::TakebackDone { game_id, plies }, Lang::De) => format!("Zurücknahme in Partie #{game_id} angenommen: {plies} Halbzug/Halbzüge zurückgenommen."),
+            (Msg::TakebackDeclined { game_id }, Lang::En) => format!("The takeback in game #{game_id} was declined."),
+            (Msg::TakebackDeclined { game_id }, Lang::De) => format!("Die Zurücknahme in Partie #{game_id} wurde abgelehnt."),
+            (Msg::CountOffered { game_id, by }, Lang::En) => format!("{} proposes to count points in game #{game_id} (24-point rule).", name(by)),
+            (Msg::CountOffered { game_id, by }, Lang::De) => format!("{} schlägt vor, in Partie #{game_id} die Punkte zu zählen (24-Punkte-Regel).", name(by)),
+            (Msg::Exported { game_id, format }, Lang::En) => format!("Game #{game_id} as {format} is attached."),
+            (Msg::Exported { game_id, format }, Lang::De) => format!("Partie #{game_id} als {format} ist angehängt."),
+            (Msg::Settings { notation, piece_style, theme, language, dms }, Lang::En) => format!(
+                "Your settings: notation {notation}, pieces {piece_style}, theme {theme}, language {}, DMs on your turn: {}.",
+                language.as_deref().unwrap_or("from your Discord client"),
+                yes_no(*dms, lang)
+            ),
+            (Msg::Settings { notation, piece_style, theme, language, dms }, Lang::De) => format!(
+                "Deine Einstellungen: Notation {notation}, Steine {piece_style}, Farbschema {theme}, Sprache {}, DMs wenn du am Zug bist: {}.",
+                language.as_deref().unwrap_or("wie dein Discord-Client"),
+                yes_no(*dms, lang)
+            ),
+            (Msg::Stats { who, rating, rated_games, wins, losses, draws }, Lang::En) => format!(
+                "{}: rating {rating:.0} ({rated_games} rated games); {wins} wins, {losses} losses, {draws} draws.",
+                name(who)
+            ),
+            (Msg::Stats { who, rating, rated_games, wins, losses, draws }, Lang::De) => format!(
+                "{}: Wertung {rating:.0} ({rated_games} gewertete Partien); {wins} Siege, {losses} Niederlagen, {draws} Remis.",
+                name(who)
+            ),
+            (Msg::Leaderboard(rows), _) if rows.is_empty() => match lang {
+                Lang::En => "No rated games yet.".into(),
+                Lang::De => "Noch keine gewerteten Partien.".into(),
+            },
+            (Msg::Leaderboard(rows), _) => {
+                let head = match lang {
+                    Lang::En => "Leaderboard:",
+                    Lang::De => "Rangliste:",
+                };
+                std::iter::once(head.to_string())
+                    .chain(rows.iter().enumerate().map(|(i, (w, r, n))| format!("{}. {} — {r:.0} ({n})", i + 1, name(w))))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
+            (Msg::Reminder { game_id, player, deadline, left }, Lang::En) => format!(
+                "Reminder: {}, it is your move in game #{game_id}; {} left (deadline {}).",
+                name(player),
+                duration(*left, lang),
+                utc(*deadline)
+            ),
+            (Msg::Reminder { game_id, player, deadline, left }, Lang::De) => format!(
+                "Erinnerung: {}, du bist in Partie #{game_id} am Zug; noch {} (Frist {}).",
+                name(player),
+                duration(*left, lang),
+                utc(*deadline)
+            ),
+            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
+        }
+    }
+}
+
+fn missing(m: &DeclarationMissing, lang: Lang) -> String {
+    match (m, lang) {
+        (DeclarationMissing::KingNotInCamp, Lang::En) => {
+            "your king is not in the opponent's camp".into()
+        }
+        (DeclarationMissing::KingNotInCamp, Lang::De) => {
+            "dein König steht nicht im gegnerischen Lager".into()
+        }
+        (DeclarationMissing::InCheck, Lang::En) => "your king is in check".into(),
+        (DeclarationMissing::InCheck, Lang::De) => "dein König steht im Schach".into(),
+        (DeclarationMissing::TooFewPiecesInCamp { have, need }, Lang::En) => {
+            format!("only {have} of the {need} other pieces needed are in the camp")
+        }
+        (DeclarationMissing::TooFewPiecesInCamp { have, need }, Lang::De) => {
+            format!("nur {have} der nötigen {need} weiteren Steine stehen im Lager")
+        }
+        (DeclarationMissing::TooFewPoints { have, need }, Lang::En) => {
+            format!("{have} points, {need} needed")
+        }
+        (DeclarationMissing::TooFewPoints { have, need }, Lang::De) => {
+            format!("{have} Punkte, {need} nötig")
+        }
+    }
+}
+
+impl Localize for Refusal {
+    fn localize(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (Refusal::NoSuchGame, Lang::En) => "There is no such game.".into(),
+            (Refusal::NoSuchGame, Lang::De) => "Diese Partie gibt es nicht.".into(),
+            (Refusal::NoSuchChallenge, Lang::En) => "There is no such open challenge (it may have been answered or expired).".into(),
+            (Refusal::NoSuchChallenge, Lang::De) => "Diese offene Herausforderung gibt es nicht (vielleicht schon beantwortet oder abgelaufen).".into(),
+            (Refusal::NoActiveGame, Lang::En) => "You have no active game. Start one with /challenge.".into(),
+            (Refusal::NoActiveGame, Lang::De) => "Du hast keine laufende Partie. Starte eine mit /challenge.".into(),
+            (Refusal::WhichGame(lines), _) => {
+                let head = match lang {
+                    Lang::En => "You have several games; say which one (game option or its thread):",
+                    Lang::De => "Du hast mehrere Partien; sag welche (Option game oder ihr Thread):",
+                };
+                std::iter::once(head.to_string()).chain(lines.iter().map(|g| game_line(g, lang))).collect::<Vec<_>>().join("\n")
+            }
+            (Refusal::NotYourGame, Lang::En) => "You do not play in this game.".into(),
+            (Refusal::NotYourGame, Lang::De) => "Du spielst in dieser Partie nicht mit.".into(),
+            (Refusal::NotYourTurn { to_move }, Lang::En) => format!("It is not your turn: {} is to move.", name(to_move)),
+            (Refusal::NotYourTurn { to_move }, Lang::De) => format!("Du bist nicht am Zug: {} ist am Zug.", name(to_move)),
+            (Refusal::GameIsOver, Lang::En) => "This game is over.".into(),
+            (Refusal::GameIsOver, Lang::De) => "Diese Partie ist beendet.".into(),
+            (Refusal::Move(e), Lang::En) => format!("Move refused: {}.", e.localize(lang)),
+            (Refusal::Move(e), Lang::De) => format!("Zug abgelehnt: {}.", e.localize(lang)),
+            (Refusal::SelfChallenge, Lang::En) => "You cannot challenge yourself.".into(),
+            (Refusal::SelfChallenge, Lang::De) => "Du kannst dich nicht selbst herausfordern.".into(),
+            (Refusal::NotChallenged, Lang::En) => "This challenge is not addressed to you.".into(),
+            (Refusal::NotChallenged, Lang::De) => "Diese Herausforderung gilt nicht dir.".into(),
+            (Refusal::NotChallenger, Lang::En) => "Only the challenger can withdraw a challenge.".into(),
+            (Refusal::NotChallenger, Lang::De) => "Nur der Herausforderer kann die Herausforderung zurückziehen.".into(),
+            (Refusal::OwnChallenge, Lang::En) => "You cannot accept your own challenge.".into(),
+            (Refusal::OwnChallenge, Lang::De) => "Du kannst deine eigene Herausforderung nicht annehmen.".into(),
+            (Refusal::UnratedVariant, Lang::En) => "Handicap and minishogi games are never rated: choose rated: no.".into(),
+            (Refusal::UnratedVariant, Lang::De) => "Vorgabe- und Minishogi-Partien werden nie gewertet: wähle rated: nein.".into(),
+            (Refusal::HandicapInMinishogi, Lang::En) => "Handicaps exist only for 9×9 shogi.".into(),
+            (Refusal::HandicapInMinishogi, Lang::De) => "Vorgaben gibt es nur im 9×9-Shogi.".into(),
+            (Refusal::BadDays, Lang::En) => "Days per move must be 1, 2, 3, 5, 7 or 14.".into(),
+            (Refusal::BadDays, Lang::De) => "Tage pro Zug müssen 1, 2, 3, 5, 7 oder 14 sein.".into(),
+            (Refusal::TooLateToAbort, Lang::En) => "A game can only be aborted before ply 10; you can resign instead.".into(),
+            (Refusal::TooLateToAbort, Lang::De) => "Eine Partie kann nur vor dem 10. Halbzug abgebrochen werden; du kannst aufgeben.".into(),
+            (Refusal::RatedNoTakeback, Lang::En) => "Takebacks are only allowed in friendly games.".into(),
+            (Refusal::RatedNoTakeback, Lang::De) => "Zurücknahmen gibt es nur in Freundschaftspartien.".into(),
+            (Refusal::NothingToTakeBack, Lang::En) => "There is no move of yours to take back.".into(),
+            (Refusal::NothingToTakeBack, Lang::De) => "Es gibt keinen eigenen Zug zum Zurücknehmen.".into(),
+            (Refusal::NothingToConfirm, Lang::En) => "There is no request from your opponent to answer.".into(),
+            (Refusal::NothingToConfirm, Lang::De) => "Es gibt keine Anfrage deines Gegners zu beantworten.".into(),
+            (Refusal::CannotDeclare(m), _) => {
+                let list = m.iter().map(|x| missing(x, lang)).collect::<Vec<_>>().join("; ");
+                match lang {
+                    Lang::En => format!("You cannot declare yet: {list}."),
+                    Lang::De => format!("Du kannst noch nicht erklären: {list}."),
+                }
+            }
+            (Refusal::WrongRule, Lang::En) => "This game uses another entering-king rule.".into(),
+            (Refusal::WrongRule, Lang::De) => "Diese Partie verwendet eine andere Regel für den eingezogenen König.".into(),
+            (Refusal::KingsNotInCamp, Lang::En) => "Counting needs both kings in the opponent's camp.".into(),
+            (Refusal::KingsNotInCamp, Lang::De) => "Zum Zählen müssen beide Könige im gegnerischen Lager stehen.".into(),
+            (Refusal::GameNotFinished, Lang::En) => "The game is still running.".into(),
+            (Refusal::GameNotFinished, Lang::De) => "Die Partie läuft noch.".into(),
+            (Refusal::Conflict, Lang::En) => "The game changed at the same moment; please try again.".into(),
+            (Refusal::Conflict, Lang::De) => "Die Partie hat sich gleichzeitig geändert; bitte versuch es noch einmal.".into(),
+            (Refusal::BadArgument(a), Lang::En) => format!("I do not understand “{a}”."),
+            (Refusal::BadArgument(a), Lang::De) => format!("Das verstehe ich nicht: „{a}“."),
+            (Refusal::TooLong, Lang::En) => format!("That input is too long (at most {} characters).", crate::app::MAX_ARG_CHARS),
+            (Refusal::TooLong, Lang::De) => format!("Diese Eingabe ist zu lang (höchstens {} Zeichen).", crate::app::MAX_ARG_CHARS),
+            (Refusal::UnknownCommand(c), Lang::En) => format!("Unknown command “{c}”. Try help."),
+            (Refusal::UnknownCommand(c), Lang::De) => format!("Unbekannter Befehl „{c}“. Versuch help."),
+        }
+    }
+}
+
+/// The label of a button.
+#[must_use]
+pub fn button_label(a: ButtonAction, lang: Lang) -> &'static str {
+    match (a, lang) {
+        (ButtonAction::Accept, Lang::En) => "Accept",
+        (ButtonAction::Accept, Lang::De) => "Annehmen",
+        (ButtonAction::Decline, Lang::En) => "Decline",
+        (ButtonAction::Decline, Lang::De) => "Ablehnen",
+        (ButtonAction::Cancel, Lang::En) => "Withdraw",
+        (ButtonAction::Cancel, Lang::De) => "Zurückziehen",
+        (ButtonAction::TakebackYes, Lang::En) => "Allow takeback",
+        (ButtonAction::TakebackYes, Lang::De) => "Zurücknahme erlauben",
+        (ButtonAction::TakebackNo, Lang::En) => "Refuse takeback",
+        (ButtonAction::TakebackNo, Lang::De) => "Zurücknahme ablehnen",
+        (ButtonAction::CountYes, Lang::En) => "Agree to count",
+        (ButtonAction::CountYes, Lang::De) => "Zählen zustimmen",
+        (ButtonAction::Declare, Lang::En) => "Declare win (27 points)",
+        (ButtonAction::Declare, Lang::De) => "Sieg erklären (27 Punkte)",
+        (ButtonAction::Rematch, Lang::En) => "Rematch (colours swapped)",
+        (ButtonAction::Rematch, Lang::De) => "Revanche (Farben getauscht)",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates() {
+        assert_eq!(utc(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc(1_798_545_600), "2026-12-29 12:00 UTC");
+        assert_eq!(utc(951_782_400), "2000-02-29 00:00 UTC");
+    }
+
+    #[test]
+    fn every_refusal_has_distinct_sentences() {
+        let all = [
+            Refusal::NoSuchGame,
+            Refusal::NoActiveGame,
+            Refusal::GameIsOver,
+            Refusal::TooLateToAbort,
+            Refusal::RatedNoTakeback,
+            Refusal::CannotDeclare(vec![DeclarationMissing::InCheck]),
+        ];
+        for r in all {
+            let en = r.localize(Lang::En);
+            let de = r.localize(Lang::De);
+            assert!(!en.is_empty() && !de.is_empty());
+            assert_ne!(en, de, "{r:?}");
+        }
+    }
+}
