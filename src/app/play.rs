@@ -33,6 +33,8 @@ pub struct ChallengeOptions {
     pub rated: bool,
     /// The challenger's colour: Sente, Gote, or `None` for furigoma.
     pub color: Option<Color>,
+    /// A custom start position (never rated); its board size decides the variant.
+    pub start: Option<Position>,
 }
 
 impl Default for ChallengeOptions {
@@ -44,6 +46,7 @@ impl Default for ChallengeOptions {
             days: 3,
             rated: true,
             color: None,
+            start: None,
         }
     }
 }
@@ -343,7 +346,21 @@ impl App {
         if opts.handicap.is_some() && opts.variant == Variant::Minishogi {
             return Err(Refusal::HandicapInMinishogi.into());
         }
-        if opts.rated && (opts.handicap.is_some() || opts.variant == Variant::Minishogi) {
+        if opts
+            .start
+            .as_ref()
+            .is_some_and(|p| p.variant() != opts.variant)
+        {
+            return Err(Refusal::BadArgument("variant".into()).into());
+        }
+        if opts.start.is_some() && opts.handicap.is_some() {
+            return Err(Refusal::BadArgument("handicap".into()).into());
+        }
+        if opts.rated
+            && (opts.handicap.is_some()
+                || opts.variant == Variant::Minishogi
+                || opts.start.is_some())
+        {
             return Err(Refusal::UnratedVariant.into());
         }
         let now = self.now();
@@ -372,6 +389,7 @@ impl App {
                 rematch_of: None,
                 created_at: now,
                 expires_at: now + CHALLENGE_TTL,
+                start_sfen: opts.start.as_ref().map(Position::to_sfen),
             };
             let id = tx.insert_challenge(&c)?;
             Ok(Self::challenge_reply(
@@ -438,10 +456,16 @@ impl App {
             } else {
                 (caller.id, c.data.challenger)
             };
-            let start = match c.data.handicap.as_deref().and_then(handicap_from) {
-                Some(h) => h.start_position(),
-                None if c.data.variant == "minishogi" => Position::minishogi_startpos(),
-                None => Position::startpos(),
+            let custom = match c.data.start_sfen.as_deref().map(Position::from_sfen) {
+                Some(Ok(p)) => Some(p),
+                Some(Err(e)) => return Err(AppError::Internal(format!("challenge {}: {e}", c.id))),
+                None => None,
+            };
+            let start = match (custom, c.data.handicap.as_deref().and_then(handicap_from)) {
+                (Some(p), _) => p,
+                (None, Some(h)) => h.start_position(),
+                (None, None) if c.data.variant == "minishogi" => Position::minishogi_startpos(),
+                (None, None) => Position::startpos(),
             };
             let g = NewGame {
                 guild_id: c.data.guild_id.or(place.guild),
@@ -554,6 +578,11 @@ impl App {
                 rematch_of: Some(row.id),
                 created_at: now,
                 expires_at: now + CHALLENGE_TTL,
+                // A game from a custom position is replayed from the same position.
+                start_sfen: (row.handicap.is_none()
+                    && row.start_sfen != Position::startpos().to_sfen()
+                    && row.start_sfen != Position::minishogi_startpos().to_sfen())
+                .then(|| row.start_sfen.clone()),
             };
             let id = tx.insert_challenge(&c)?;
             let who = Self::who(tx, opponent)?;
@@ -1062,6 +1091,13 @@ impl App {
             })
             .collect();
         Ok(Reply::public(Msg::Leaderboard(list), caller.lang))
+    }
+
+    /// The display name of a user, if known.
+    pub fn display_name(&self, user: i64) -> Option<String> {
+        let store = self.store().ok()?;
+        let p = store.reader().player(user).ok().flatten()?;
+        Some(p.display_name)
     }
 
     /// The language a reply to `user` should use: their setting, else `client`.

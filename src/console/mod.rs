@@ -99,7 +99,6 @@ struct Console {
     app: App,
     clock: Arc<ManualClock>,
     args: ConsoleArgs,
-    names: std::collections::HashMap<i64, String>,
     counter: u64,
 }
 
@@ -126,7 +125,6 @@ impl Console {
             return vec![self.print_refusal(name, lang, &Refusal::BadArgument("user name".into()))];
         }
         let caller = Caller::new(user_id(name), name, lang);
-        self.names.insert(caller.id, name.to_string());
         let command = parts.next().unwrap_or("help").to_ascii_lowercase();
         let rest: Vec<&str> = parts.collect();
         let result = self.command(&caller, &command, &rest);
@@ -228,7 +226,18 @@ impl Console {
                         _ => return Err(Refusal::BadArgument(format!("color={c}")).into()),
                     };
                 }
-                kv.only(&["variant", "handicap", "rule", "days", "rated", "color"])?;
+                if let Some(sfen) = kv.get("sfen") {
+                    // SFEN fields are joined with '_' on the console line.
+                    let text = sfen.replace('_', " ");
+                    let pos = crate::shogi::Position::from_sfen(&text)
+                        .map_err(|e| Refusal::BadArgument(format!("sfen: {e}")))?;
+                    o.variant = pos.variant();
+                    o.start = Some(pos);
+                    o.rated = false;
+                }
+                kv.only(&[
+                    "variant", "handicap", "rule", "days", "rated", "color", "sfen",
+                ])?;
                 let opp = opponent.map(|n| (user_id(&n), n));
                 self.app.challenge(
                     caller,

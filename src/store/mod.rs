@@ -42,15 +42,16 @@ pub type StoreResult<T> = Result<T, StoreError>;
 /// The migrations, in order. Embedded in the binary.
 #[must_use]
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(include_str!(
-        "../../migrations/0001_initial.sql"
-    ))])
+    Migrations::new(vec![
+        M::up(include_str!("../../migrations/0001_initial.sql")),
+        M::up(include_str!("../../migrations/0002_challenge_start.sql")),
+    ])
 }
 
 /// Number of migrations (the schema version after opening).
 #[must_use]
 pub fn schema_version() -> usize {
-    1
+    2
 }
 
 /// A connection to the database, migrated to the latest schema.
@@ -331,11 +332,23 @@ impl Tx<'_> {
     pub fn insert_challenge(&self, c: &NewChallenge) -> StoreResult<i64> {
         self.tx.execute(
             "INSERT INTO challenges (guild_id, channel_id, challenger, challenged, variant, handicap, rule,
-                days_per_move, rated, color, rematch_of, created_at, expires_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                days_per_move, rated, color, rematch_of, created_at, expires_at, start_sfen)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             params![
-                c.guild_id, c.channel_id, c.challenger, c.challenged, c.variant, c.handicap, c.rule,
-                c.days_per_move, c.rated, c.color, c.rematch_of, c.created_at, c.expires_at
+                c.guild_id,
+                c.channel_id,
+                c.challenger,
+                c.challenged,
+                c.variant,
+                c.handicap,
+                c.rule,
+                c.days_per_move,
+                c.rated,
+                c.color,
+                c.rematch_of,
+                c.created_at,
+                c.expires_at,
+                c.start_sfen
             ],
         )?;
         Ok(self.tx.last_insert_rowid())

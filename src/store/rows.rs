@@ -95,6 +95,8 @@ pub struct NewChallenge {
     pub created_at: i64,
     /// Expiry time.
     pub expires_at: i64,
+    /// A start position other than the variant's or handicap's, if any.
+    pub start_sfen: Option<String>,
 }
 
 /// A row of `challenges`.
@@ -111,7 +113,7 @@ pub struct ChallengeRow {
 }
 
 impl ChallengeRow {
-    pub(super) const COLUMNS: &'static str = "id, guild_id, channel_id, challenger, challenged, variant, handicap, rule, days_per_move, rated, color, rematch_of, created_at, expires_at, status, game_id";
+    pub(super) const COLUMNS: &'static str = "id, guild_id, channel_id, challenger, challenged, variant, handicap, rule, days_per_move, rated, color, rematch_of, created_at, expires_at, status, game_id, start_sfen";
 
     pub(super) fn from_row(r: &Row<'_>) -> rusqlite::Result<ChallengeRow> {
         Ok(ChallengeRow {
@@ -130,6 +132,7 @@ impl ChallengeRow {
                 rematch_of: r.get(11)?,
                 created_at: r.get(12)?,
                 expires_at: r.get(13)?,
+                start_sfen: r.get(16)?,
             },
             status: r.get(14)?,
             game_id: r.get(15)?,

@@ -1,0 +1,308 @@
+//! End-to-end tests through the console binary on a real SQLite file: whole
+//! games to every kind of result, ratings, refusals in English and German.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use komadai::notation::{format_move, Style};
+use komadai::shogi::{Move, Position};
+use serde_json::Value;
+
+struct Console {
+    dir: tempfile::TempDir,
+}
+
+impl Console {
+    fn new() -> Console {
+        Console {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    /// Runs a script (one session of the console) and returns one JSON value per reply.
+    fn run(&self, script: &str) -> Vec<Value> {
+        let db = self.dir.path().join("komadai.db");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_komadai"))
+            .args([
+                "console",
+                "--json",
+                "--start",
+                "1800000000",
+                "--seed",
+                "7",
+                "--db",
+            ])
+            .arg(&db)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("console starts");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(script.as_bytes())
+            .expect("write");
+        let out = child.wait_with_output().expect("console ends");
+        assert!(
+            out.status.success(),
+            "stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout)
+            .expect("utf-8")
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect()
+    }
+}
+
+fn text(v: &Value) -> &str {
+    v["text"].as_str().unwrap_or_default()
+}
+
+fn ok(v: &Value) -> bool {
+    v["ok"].as_bool() == Some(true)
+}
+
+/// A seeded random game from the start that ends in checkmate, with its
+/// moves written in Western notation.
+fn mating_game() -> Vec<String> {
+    for seed in 0..500u64 {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut pos = Position::startpos();
+        let mut prev: Option<Move> = None;
+        let mut written = Vec::new();
+        for _ in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer mates, then checks and captures, so the game ends.
+            let mate = moves.iter().copied().find(|&m| pos.after(m).is_checkmate());
+            let forcing: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| pos.gives_check(m) || pos.is_capture(m))
+                .collect();
+            let m = match mate {
+                Some(m) => m,
+                None if !forcing.is_empty() && rng.u8(..4) > 0 => {
+                    forcing[rng.usize(..forcing.len())]
+                }
+                None => moves[rng.usize(..moves.len())],
+            };
+            written.push(format_move(&pos, m, Style::Western, prev));
+            prev = Some(m);
+            pos.play_unchecked(m);
+            if pos.is_checkmate() {
+                if written.len() >= 10 {
+                    return written;
+                }
+                break;
+            }
+        }
+    }
+    panic!("no mating game found");
+}
+
+fn alternate(moves: &[String]) -> String {
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| format!("{} move {m}\n", if i % 2 == 0 { "alice" } else { "bob" }))
+        .collect()
+}
+
+#[test]
+fn full_rated_game_to_checkmate_changes_ratings() {
+    let c = Console::new();
+    let moves = mating_game();
+    let script = format!(
+        "alice challenge @bob days=3 rated=yes color=sente\nbob accept\n{}alice stats\nbob stats\n",
+        alternate(&moves)
+    );
+    let out = c.run(&script);
+    assert!(out.iter().all(ok), "{out:#?}");
+    let last_move = &out[out.len() - 3];
+    assert!(
+        text(last_move).contains("wins by checkmate"),
+        "{}",
+        text(last_move)
+    );
+    let winner_is_alice = moves.len() % 2 == 1;
+    let (w, l) = if winner_is_alice {
+        (&out[out.len() - 2], &out[out.len() - 1])
+    } else {
+        (&out[out.len() - 1], &out[out.len() - 2])
+    };
+    assert!(
+        text(w).contains("rating 1516 (1 rated games); 1 wins"),
+        "{}",
+        text(w)
+    );
+    assert!(
+        text(l).contains("rating 1484 (1 rated games); 0 wins, 1 losses"),
+        "{}",
+        text(l)
+    );
+    // Every move reply carries the board.
+    assert!(out[2..out.len() - 2].iter().all(|v| v["board"].is_string()));
+}
+
+#[test]
+fn sennichite_is_a_draw_and_perpetual_check_loses() {
+    let c = Console::new();
+    let cycle = "alice move R-3h\nbob move R-7b\nalice move R-2h\nbob move R-8b\n";
+    let script =
+        format!("alice challenge @bob rated=yes color=sente\nbob accept\n{cycle}{cycle}{cycle}");
+    let out = c.run(&script);
+    let last = text(out.last().unwrap());
+    assert!(last.contains("Draw by sennichite"), "{last}");
+    assert!(text(&out[out.len() - 5]).contains("Warning: this position has now occurred 3 times"));
+
+    let c = Console::new();
+    let cycle = "alice move 5e4e\nbob move 4a5a\nalice move 4e5e\nbob move 5a4a\n";
+    let script = format!(
+        "alice challenge @bob rated=no color=sente sfen=5k3/9/9/9/4R4/9/9/9/4K4_b_-_1\nbob accept\n{cycle}{cycle}{cycle}"
+    );
+    let out = c.run(&script);
+    let last = text(out.last().unwrap());
+    assert!(last.contains("bob wins by perpetual check"), "{last}");
+}
+
+#[test]
+fn declaration_resignation_abort_and_timeout() {
+    // Entering-king declaration from a position where Sente may declare.
+    let c = Console::new();
+    let out = c.run(
+        "alice challenge @bob rated=no color=sente sfen=RRBBK4/GGGGSS3/9/9/9/9/9/9/8k_b_2P_1\nbob accept\nbob declare\nalice declare\n",
+    );
+    assert!(text(&out[2]).contains("not your turn"), "{}", text(&out[2]));
+    assert!(
+        text(&out[3]).contains("alice wins by entering-king declaration"),
+        "{}",
+        text(&out[3])
+    );
+
+    // Declaring without the conditions names what is missing.
+    let c = Console::new();
+    let out = c.run("alice challenge @bob rated=no color=sente\nbob accept\nalice declare\n");
+    assert!(
+        text(&out[2]).contains("your king is not in the opponent's camp"),
+        "{}",
+        text(&out[2])
+    );
+    assert!(
+        text(&out[2]).contains("points, 28 needed"),
+        "{}",
+        text(&out[2])
+    );
+
+    let opening = "alice move P-7f\nbob move P-3d\nalice move P-2f\nbob move P-8d\nalice move P-2e\nbob move P-8e\nalice move G-7h\nbob move G-3b\nalice move P-2d\n";
+    // Resignation under 10 plies aborts; abort works; at ply 10 abort is refused.
+    let c = Console::new();
+    let out = c.run(&format!("alice challenge @bob rated=yes color=sente\nbob accept\n{opening}bob resign\nalice stats\n"));
+    assert!(text(&out[out.len() - 2]).contains("aborted before ply 10"));
+    assert!(text(out.last().unwrap()).contains("rating 1500 (0 rated games)"));
+    let c = Console::new();
+    let out = c.run(&format!("alice challenge @bob rated=yes color=sente\nbob accept\n{opening}bob move Px2d\nalice abort\nalice resign\nbob stats\n"));
+    assert!(text(&out[out.len() - 3]).contains("only be aborted before ply 10"));
+    assert!(text(&out[out.len() - 2]).contains("bob wins by resignation"));
+    assert!(text(out.last().unwrap()).contains("rating 1516 (1 rated games); 1 wins"));
+
+    // Timeout: the clock runs past the deadline; reminders come first, once each.
+    let c = Console::new();
+    let out = c.run(&format!(
+        "alice challenge @bob days=2 rated=yes color=sente\nbob accept\n{opening}bob move Px2d\n:clock +1d\n:tick\n:tick\n:clock +20h\n:tick\n:clock +4h\n:tick\nalice stats\n"
+    ));
+    let notices: Vec<&str> = out
+        .iter()
+        .filter(|v| v["to"] == "notice")
+        .map(text)
+        .collect();
+    assert_eq!(notices.len(), 3, "{notices:#?}");
+    assert!(notices[0].contains("Reminder: alice"), "{}", notices[0]);
+    assert!(
+        notices[1].contains("Reminder: alice") && notices[1].contains("4 h left"),
+        "{}",
+        notices[1]
+    );
+    assert!(
+        notices[2].contains("bob wins by the move deadline passed")
+            || notices[2].contains("bob wins by"),
+        "{}",
+        notices[2]
+    );
+    assert!(text(out.last().unwrap()).contains("rating 1484 (1 rated games); 0 wins, 1 losses"));
+}
+
+#[test]
+fn handicap_and_minishogi_games_are_unrated() {
+    let c = Console::new();
+    let out = c.run(
+        "alice challenge @bob rated=yes handicap=2-pieces\nalice challenge @bob handicap=2-pieces color=gote\nbob accept\nbob move P-7f\nalice move P-3d\nbob board\n",
+    );
+    assert!(text(&out[0]).contains("never rated"), "{}", text(&out[0]));
+    assert!(
+        text(&out[2]).contains("alice to move"),
+        "Gote (the giver) moves first: {}",
+        text(&out[2])
+    );
+    assert_eq!(
+        out[2]["board"],
+        "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    );
+    assert!(text(&out[3]).contains("not your turn"));
+    let c = Console::new();
+    let out = c.run(
+        "alice challenge @bob variant=minishogi color=sente\nbob accept\nalice move 4e4d\nbob move 2a2b\nalice resign\nalice stats\n",
+    );
+    assert!(out.iter().all(ok), "{out:#?}");
+    assert_eq!(out[1]["board"], "rbsgk/4p/5/P4/KGSBR b - 1");
+    assert!(text(out.last().unwrap()).contains("(0 rated games)"));
+}
+
+#[test]
+fn illegal_and_malformed_moves_are_refused_in_english_and_german() {
+    let c = Console::new();
+    let out = c.run(
+        "alice challenge @bob rated=no color=sente sfen=4k4/9/9/9/9/9/4P4/9/4K4_b_P_1\nbob accept\nalice move P*5e\nalice:de move P*5e\nalice move zz9\nalice:de move zz9\nalice move K-5a\nalice:de move 5i4i4h\nbob move K-4a\n",
+    );
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(
+        t[2].contains("Move refused") && t[2].to_lowercase().contains("nifu"),
+        "{}",
+        t[2]
+    );
+    assert!(
+        t[3].contains("Zug abgelehnt") && t[3].contains("Nifu"),
+        "{}",
+        t[3]
+    );
+    assert!(t[4].starts_with("Move refused"), "{}", t[4]);
+    assert!(t[5].starts_with("Zug abgelehnt"), "{}", t[5]);
+    assert!(t[6].starts_with("Move refused"), "{}", t[6]);
+    assert!(t[7].starts_with("Zug abgelehnt"), "{}", t[7]);
+    assert!(t[8].contains("not your turn"), "{}", t[8]);
+    assert!(out[2..]
+        .iter()
+        .all(|v| !ok(v) && v["visibility"] == "caller"));
+}
+
+#[test]
+fn games_survive_a_restart_and_buttons_still_work() {
+    let c = Console::new();
+    let out = c.run("alice challenge @bob rated=no color=sente\n");
+    let accept = out[0]["buttons"][0].as_str().unwrap().to_string();
+    // A new process: the challenge and its button survive.
+    let out = c.run(&format!(
+        "carol press {accept}\nbob press {accept}\nalice move P-7f\n"
+    ));
+    assert!(text(&out[0]).contains("not addressed to you"));
+    assert!(text(&out[1]).contains("Game #1 begins"));
+    let out = c.run("bob move P-3d\nalice board\nalice export kif\n");
+    assert!(out.iter().all(ok), "{out:#?}");
+    assert!(text(&out[1]).contains("ply 2"));
+}
