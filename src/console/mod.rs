@@ -68,7 +68,6 @@ pub fn run(args: &ConsoleArgs) -> Result<(), Box<dyn std::error::Error>> {
         app,
         clock,
         args: args.clone(),
-        names: Default::default(),
         counter: 0,
     };
     let stdin = std::io::stdin();
@@ -392,9 +391,8 @@ impl Console {
     }
 
     fn name_of(&self, id: i64) -> String {
-        self.names
-            .get(&id)
-            .cloned()
+        self.app
+            .display_name(id)
             .unwrap_or_else(|| format!("#{id}"))
     }
 
