@@ -127,6 +127,7 @@ enum Want {
     NoPiece,
     Ambiguous(&'static [&'static str]),
     NoPrevious,
+    WrongPiece,
 }
 
 #[test]
@@ -223,6 +224,10 @@ fn spec_examples() {
         (STANDARD_START_SFEN, "P-7e", None, NoPiece),
         (STANDARD_START_SFEN, "5e", None, NoPiece),
         (STANDARD_START_SFEN, "R-2a", None, Illegal),
+        (STANDARD_START_SFEN, "S7g-7f", None, WrongPiece),
+        (STANDARD_START_SFEN, "同歩", None, NoPrevious),
+        (OPEN_BISHOPS, "P*5e+", None, Unparseable),
+        (OPEN_BISHOPS, "Bx2b+=", None, Unparseable),
     ];
     for (sfen, text, prev, want) in cases {
         let p = pos(sfen);
@@ -234,6 +239,7 @@ fn spec_examples() {
             (Illegal, Err(MoveInputError::Illegal(_))) => true,
             (NoPiece, Err(MoveInputError::NoPieceCanReach { .. })) => true,
             (NoPrevious, Err(MoveInputError::NoPreviousMove)) => true,
+            (WrongPiece, Err(MoveInputError::WrongPiece { .. })) => true,
             (Ambiguous(w), Err(MoveInputError::Ambiguous { written, .. })) => {
                 let mut a: Vec<&str> = written.iter().map(String::as_str).collect();
                 a.sort_unstable();

@@ -146,3 +146,94 @@ fn a_corrupted_record_names_its_first_bad_line() {
         Err(RecordError::TooLarge(_))
     ));
 }
+
+#[test]
+fn random_record_text_never_panics() {
+    // Seeded random lines built from the pieces of real records.
+    let parts: &[&str] = &[
+        "手合割：",
+        "平手",
+        "二枚落ち",
+        "先手：",
+        "後手の持駒：",
+        "なし",
+        "飛",
+        "角二",
+        "歩十八",
+        "　",
+        "|",
+        "v",
+        "・",
+        "玉",
+        "+---------------------------+",
+        "一",
+        "九",
+        "後手番",
+        "手数----指手--",
+        "   1 ",
+        "  2 ",
+        "７六歩(77)",
+        "同　",
+        "歩",
+        "成",
+        "不成",
+        "打",
+        "(",
+        ")",
+        "( 0:01/00:00:01)",
+        "投了",
+        "まで",
+        "変化：3手",
+        "*",
+        "#",
+        "V2.2",
+        "N+",
+        "PI",
+        "P1",
+        "P+",
+        "00FU",
+        "-KY",
+        " * ",
+        "+",
+        "-",
+        "7776FU",
+        "0055KA",
+        "T12",
+        "%TORYO",
+        ",",
+        "'",
+        "position",
+        "startpos",
+        "sfen",
+        "moves",
+        "7g7f",
+        "P*5e",
+        "8h2b+",
+        "9",
+        "あ",
+        "\u{FEFF}",
+        "\r",
+        "\t",
+    ];
+    let mut rng = fastrand::Rng::with_seed(7);
+    for _ in 0..4000 {
+        let mut text = String::new();
+        for _ in 0..rng.usize(1..12) {
+            for _ in 0..rng.usize(1..6) {
+                text.push_str(parts[rng.usize(0..parts.len())]);
+            }
+            text.push('\n');
+        }
+        for format in [
+            None,
+            Some(RecordFormat::Kif),
+            Some(RecordFormat::Csa),
+            Some(RecordFormat::Usi),
+        ] {
+            let _ = read_record(text.as_bytes(), format);
+        }
+        // Random bytes (neither UTF-8 nor Shift-JIS, mostly).
+        let bytes: Vec<u8> = (0..rng.usize(0..64)).map(|_| rng.u8(..)).collect();
+        let _ = read_record(&bytes, None);
+    }
+}

@@ -281,8 +281,8 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
                     let cell: String = cells.iter().skip(i * 3).take(3).collect();
                     let sq = Square::new(file, rank).ok_or_else(syntax)?;
                     let cell = format!("{cell:<3}");
-                    setup.board[sq.index()] = match &cell[..1] {
-                        "+" | "-" => {
+                    setup.board[sq.index()] = match cell.chars().next() {
+                        Some('+' | '-') => {
                             let color = if cell.starts_with('+') {
                                 Color::Sente
                             } else {

@@ -430,7 +430,7 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             let digits = trimmed.chars().take_while(char::is_ascii_digit).count();
             let number: usize = trimmed[..digits].parse().unwrap_or(0);
             let rest = trimmed[digits..].trim_start_matches([' ', '\t']);
-            let (mtext, secs) = split_time(rest);
+            let (mtext, secs) = split_time(rest.trim_end().trim_end_matches('+'));
             let mtext = mtext.trim_end_matches([' ', '\t', '\u{3000}', '+']);
             let bad = |error| RecordError::BadMove {
                 line: line_no,
@@ -589,6 +589,73 @@ mod tests {
         let back = parse(&out).unwrap();
         assert_eq!(back.start, r.start);
         assert_eq!(back.moves, r.moves);
+    }
+
+    #[test]
+    fn kifu_for_windows_style_in_shift_jis() {
+        // Layout as Kifu for Windows writes it: CRLF, version line, comments,
+        // bookmarks, a declined promotion, times over a minute, a variation.
+        let text = "#KIF version=2.0 encoding=Shift_JIS\r\n\
+# ---- Kifu for Windows V7 棋譜ファイル ----\r\n\
+開始日時：2024/01/31 19:00:00\r\n\
+終了日時：2024/01/31 20:00:00\r\n\
+手合割：平手　　\r\n\
+先手：先手さん\r\n\
+後手：後手さん\r\n\
+手数----指手---------消費時間--\r\n\
+*対局前のコメント\r\n\
+   1 ７六歩(77)   ( 0:16/00:00:16)\r\n\
+*初手のコメント\r\n\
+   2 ３四歩(33)   ( 1:05/00:01:05)\r\n\
+&しおり\r\n\
+   3 ２二角不成(88) ( 0:03/00:00:19)+\r\n\
+   4 同　銀(31)   ( 0:02/00:01:07)\r\n\
+   5 中断         ( 0:00/00:00:19)\r\n\
+まで4手で中断\r\n\
+\r\n\
+変化：3手\r\n\
+   3 ２二角成(88) ( 0:03/00:00:19)\r\n";
+        let bytes = to_shift_jis(text);
+        assert!(std::str::from_utf8(&bytes).is_err());
+        let r = crate::notation::read_record(&bytes, None).unwrap();
+        let usi: Vec<String> = r.moves.iter().map(ToString::to_string).collect();
+        assert_eq!(usi, ["7g7f", "3c3d", "8h2b", "3a2b"]);
+        assert_eq!(r.times, vec![Some(16), Some(65), Some(3), Some(2)]);
+        assert_eq!(r.termination, Some(Termination::Abort));
+        assert_eq!(r.sente.as_deref(), Some("先手さん"));
+        assert_eq!(r.start_time.as_deref(), Some("2024/01/31 19:00:00"));
+        // Export writes the times back per side and the declined promotion without 不成.
+        let out = write(&r).unwrap();
+        assert!(out.contains("   2 ３四歩(33)    ( 1:05/00:01:05)"), "{out}");
+        assert!(out.contains("   3 ２二角(88)"), "{out}");
+        assert!(out.contains("   4 同　銀(31)    ( 0:02/00:01:07)"), "{out}");
+        assert!(out.contains("まで4手で中断"), "{out}");
+    }
+
+    #[test]
+    fn handicap_games_use_shitate_and_uwate() {
+        let start = Handicap::TwoPieces.start_position();
+        let mut r = GameRecord::new(start, vec![Move::from_usi("5a4b").unwrap()]);
+        r.sente = Some("S".into());
+        r.gote = Some("G".into());
+        r.termination = Some(Termination::Resign);
+        let out = write(&r).unwrap();
+        assert!(out.contains("手合割：二枚落ち\n下手：S\n上手：G\n"), "{out}");
+        assert!(out.contains("   1 ４二玉(51)"), "{out}");
+        assert!(out.contains("まで1手で上手の勝ち"), "{out}");
+        assert_eq!(parse(&out).unwrap(), r);
+    }
+
+    #[test]
+    fn bod_with_gote_to_move_and_promoted_pieces() {
+        let start = Position::from_sfen("4k4/4+S4/9/9/9/9/9/9/4K4 w RB 1").unwrap();
+        let r = GameRecord::new(start, vec![Move::from_usi("5a5b").unwrap()]);
+        let out = write(&r).unwrap();
+        assert!(out.contains("| ・ ・ ・ ・ 全 ・ ・ ・ ・|二"), "{out}");
+        assert!(out.contains("後手番"), "{out}");
+        assert!(out.contains("   1 同　玉(51)") || out.contains("   1 ５二玉(51)"), "{out}");
+        let back = parse(&out).unwrap();
+        assert_eq!(back, r);
     }
 
     #[test]
