@@ -640,7 +640,10 @@ mod tests {
         r.gote = Some("G".into());
         r.termination = Some(Termination::Resign);
         let out = write(&r).unwrap();
-        assert!(out.contains("手合割：二枚落ち\n下手：S\n上手：G\n"), "{out}");
+        assert!(
+            out.contains("手合割：二枚落ち\n下手：S\n上手：G\n"),
+            "{out}"
+        );
         assert!(out.contains("   1 ４二玉(51)"), "{out}");
         assert!(out.contains("まで1手で上手の勝ち"), "{out}");
         assert_eq!(parse(&out).unwrap(), r);
@@ -653,7 +656,10 @@ mod tests {
         let out = write(&r).unwrap();
         assert!(out.contains("| ・ ・ ・ ・ 全 ・ ・ ・ ・|二"), "{out}");
         assert!(out.contains("後手番"), "{out}");
-        assert!(out.contains("   1 同　玉(51)") || out.contains("   1 ５二玉(51)"), "{out}");
+        assert!(
+            out.contains("   1 同　玉(51)") || out.contains("   1 ５二玉(51)"),
+            "{out}"
+        );
         let back = parse(&out).unwrap();
         assert_eq!(back, r);
     }

@@ -232,13 +232,14 @@ fn scan(text: &str) -> Result<Parsed, ParseMoveError> {
             _ => {
                 let k = kind_from_kanji(c).ok_or(ParseMoveError::UnexpectedChar { ch: c })?;
                 p.kanji = true;
-                // Full names: 歩兵 香車 桂馬 銀将 金将 角行 飛車 玉将 王将, 龍王/竜王 and 龍馬.
+                // Full names: 歩兵 香車 桂馬 銀将 金将 角行 飛車 玉将 王将 と金, 龍王/竜王 and 龍馬.
                 let (k, skip) = match (c, next) {
                     ('歩', Some('兵'))
                     | ('香' | '飛', Some('車'))
                     | ('桂', Some('馬'))
                     | ('銀' | '金' | '玉' | '王', Some('将'))
                     | ('角', Some('行'))
+                    | ('と', Some('金'))
                     | ('龍' | '竜', Some('王')) => (k, 2),
                     ('龍' | '竜', Some('馬')) => (PieceKind::Horse, 2),
                     _ => (k, 1),
