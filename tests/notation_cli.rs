@@ -39,6 +39,14 @@ fn notation_prints_usi_and_rendering() {
 }
 
 #[test]
+fn notation_all_lists_every_legal_move() {
+    let (ok, out, _) = komadai(&["notation", "--all", "--style", "japanese"]);
+    assert!(ok);
+    assert_eq!(out.lines().count(), 30);
+    assert!(out.contains("4i5h\t▲５八金右\n6i5h\t▲５八金左\n"), "{out}");
+}
+
+#[test]
 fn notation_errors_are_localised() {
     let (ok, _, err) = komadai(&["notation", "--move", "G-5h", "--style", "usi"]);
     assert!(!ok);

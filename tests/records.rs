@@ -237,3 +237,40 @@ fn random_record_text_never_panics() {
         let _ = read_record(&bytes, None);
     }
 }
+
+#[test]
+fn every_move_of_the_real_games_round_trips_in_every_style() {
+    use komadai::notation::{format_move, parse_move, InputContext, Style};
+    let mut n = 0;
+    let mut disambiguated = 0;
+    for (_, versions) in records() {
+        let r = &versions[0].1;
+        let mut pos = r.start.clone();
+        let mut prev = None;
+        for &mv in &r.moves {
+            for style in Style::ALL {
+                let text = format_move(&pos, mv, style, prev);
+                if style == Style::Japanese && text.contains(['右', '左', '直', '上', '引', '寄'])
+                {
+                    disambiguated += 1;
+                }
+                let ctx = InputContext {
+                    previous: prev,
+                    style: Some(style),
+                };
+                assert_eq!(
+                    parse_move(&pos, &text, ctx),
+                    Ok(mv),
+                    "{text} in {}",
+                    pos.to_sfen()
+                );
+                n += 1;
+            }
+            pos.play_unchecked(mv);
+            prev = Some(mv);
+        }
+    }
+    assert!(n > 8000, "{n}");
+    // Real games need the KI2 disambiguators now and then.
+    assert!(disambiguated > 20, "{disambiguated}");
+}

@@ -3,6 +3,8 @@
 # tests/data/kif is exported by komadai as KIF (UTF-8 .kifu and Shift-JIS .kif)
 # and CSA, cshogi (PyPI) reads the exports back, and the start position and USI
 # move list must equal what komadai itself imports from the original file.
+# Then cshogi's KI2 writer and komadai's Japanese notation are compared on every
+# legal move of random positions and of the real games.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -28,3 +30,6 @@ for f in tests/data/kif/*.kif tests/data/kif/*.kifu tests/data/kif/*.csa; do
 done
 echo "== cshogi reads $n komadai exports"
 python3 scripts/notation/check_kif_export.py --expect "$tmp/expect.tsv"
+
+echo "== cshogi's KI2 writer vs komadai's Japanese notation"
+python3 scripts/notation/check_ki2.py "$bin" tests/data/kif/*.csa

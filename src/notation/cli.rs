@@ -43,8 +43,11 @@ pub struct NotationArgs {
     #[arg(long)]
     pub sfen: Option<String>,
     /// The move as a player would type it (`7g7f`, `P-7f`, `76歩`, `同歩`, ...).
-    #[arg(long = "move")]
-    pub text: String,
+    #[arg(long = "move", required_unless_present = "all")]
+    pub text: Option<String>,
+    /// Instead of one move, print every legal move (USI order) with its rendering.
+    #[arg(long)]
+    pub all: bool,
     /// The style of the rendering (and of candidates in an ambiguity error).
     #[arg(long, value_enum, default_value = "western")]
     pub style: StyleArg,
@@ -102,8 +105,8 @@ pub enum KifAction {
     },
 }
 
-/// Runs `komadai notation`. Prints `USI<TAB>rendering`, or returns the
-/// localised error.
+/// Runs `komadai notation`. Prints `USI<TAB>rendering` (for one move or, with
+/// `--all`, every legal move), or returns the localised error.
 pub fn run_notation(
     args: &NotationArgs,
     out: &mut dyn Write,
@@ -114,11 +117,19 @@ pub fn run_notation(
         None => None,
     };
     let style = Style::from(args.style);
+    if args.all {
+        let mut moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+        moves.sort_by_key(ToString::to_string);
+        for mv in moves {
+            writeln!(out, "{mv}\t{}", format_move(&pos, mv, style, previous))?;
+        }
+        return Ok(());
+    }
     let ctx = InputContext {
         previous,
         style: Some(style),
     };
-    match parse_move(&pos, &args.text, ctx) {
+    match parse_move(&pos, args.text.as_deref().unwrap_or(""), ctx) {
         Ok(mv) => {
             writeln!(out, "{mv}\t{}", format_move(&pos, mv, style, previous))?;
             Ok(())
