@@ -83,20 +83,33 @@ fn every_legal_move_round_trips_in_every_style() {
 
 #[test]
 fn round_trip_over_shared_legal_move_data() {
-    // tests/data/legal_standard.tsv (SFEN<TAB>count<TAB>digest) comes from the
-    // rules-core oracle work; run over it when it is there.
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/legal_standard.tsv");
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return;
-    };
-    for line in text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-    {
-        let sfen = line.split('\t').next().unwrap_or("");
-        if let Ok(pos) = Position::from_sfen(sfen) {
-            round_trip(&pos, None);
+    // tests/data/legal_*.tsv (SFEN<TAB>count<TAB>digest) come from the
+    // rules-core oracle work (positions checked against cshogi); run over
+    // them when they are there.
+    for name in [
+        "legal_standard.tsv",
+        "legal_minishogi.tsv",
+        "legal_probes.tsv",
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(name);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let (mut positions, mut n) = (0, 0);
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let sfen = line.split('\t').next().unwrap_or("");
+            let Ok(pos) = Position::from_sfen(sfen) else {
+                continue; // probe files may hold deliberately invalid SFENs
+            };
+            n += round_trip(&pos, None);
+            positions += 1;
         }
+        eprintln!("{name}: {positions} positions, {n} round trips");
     }
 }
 

@@ -240,7 +240,7 @@ fn special(text: &str) -> Option<Termination> {
         "詰み" => Termination::Checkmate,
         "千日手" => Termination::Sennichite,
         "持将棋" => Termination::Jishogi,
-        "入玉勝ち" | "宣言勝ち" => Termination::EnteringKingWin,
+        "入玉勝ち" | "宣言勝ち" | "入玉宣言" => Termination::EnteringKingWin,
         "切れ負け" => Termination::TimeUp,
         "反則勝ち" => Termination::IllegalWin,
         "反則負け" => Termination::IllegalLoss,
