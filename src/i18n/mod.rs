@@ -338,9 +338,9 @@ impl Localize for MoveInputError {
                 },
                 Lang::De,
             ) => format!(
-                "auf {from} steht {}, nicht {}",
+                "auf {from} steht {} – du hast „{}“ angegeben",
                 actual.map_or("keine Figur".to_string(), de_nominative),
-                de_nominative(*written)
+                piece_name(*written, lang)
             ),
             (MoveInputError::Ambiguous { written, .. }, Lang::En) => {
                 format!("that could be several moves: {}", written.join(", "))
