@@ -217,6 +217,8 @@ fn spec_examples() {
             Ambiguous(&["△同　銀", "△同　飛"]),
         ),
         (RECAPTURE, "同飛", Some("8h2b+"), Move("8b2b")),
+        (RECAPTURE, "２二同銀", None, Move("3a2b")),
+        (RECAPTURE, "22同銀", Some("8h2b+"), Move("3a2b")),
         (DROPS, "４五角", None, Move("B*4e")),
         (DROPS, "４五角打", None, Move("B*4e")),
         (SILVER_OR_DROP, "４五銀", None, Move("4f4e")),

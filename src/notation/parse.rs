@@ -297,23 +297,20 @@ fn resolve(
 ) -> Result<Move, MoveInputError> {
     let us = pos.side_to_move();
     // Origin and destination.
+    // `同` stands for the previous move's destination. Newspapers write
+    // `７六同歩` after a page break: an explicit square is the destination then.
     let (mut from, to) = match (p.same, p.squares.as_slice()) {
-        (true, sqs) => {
+        (true, []) => {
             let to = ctx
                 .previous
                 .map(Move::to)
                 .ok_or(MoveInputError::NoPreviousMove)?;
-            match sqs {
-                [] => (None, to),
-                [s] if *s == to => (None, to),
-                [s] => (Some(*s), to),
-                _ => return Err(ParseMoveError::TooManySquares.into()),
-            }
+            (None, to)
         }
         (false, []) => return Err(ParseMoveError::MissingDestination.into()),
-        (false, [to]) => (None, *to),
-        (false, [f, t]) => (Some(*f), *t),
-        (false, _) => return Err(ParseMoveError::TooManySquares.into()),
+        (_, [to]) => (None, *to),
+        (_, [f, t]) => (Some(*f), *t),
+        (_, _) => return Err(ParseMoveError::TooManySquares.into()),
     };
     if let Some(o) = p.origin {
         if from.is_some() {
