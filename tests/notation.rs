@@ -141,6 +141,7 @@ enum Want {
     Ambiguous(&'static [&'static str]),
     NoPrevious,
     WrongPiece,
+    NotAsWritten(&'static [&'static str]),
 }
 
 #[test]
@@ -240,6 +241,19 @@ fn spec_examples() {
         (STANDARD_START_SFEN, "5e", None, NoPiece),
         (STANDARD_START_SFEN, "R-2a", None, Illegal),
         (STANDARD_START_SFEN, "S7g-7f", None, WrongPiece),
+        (
+            STANDARD_START_SFEN,
+            "５八金直",
+            None,
+            NotAsWritten(&["▲５八金右", "▲５八金左"]),
+        ),
+        (
+            STANDARD_START_SFEN,
+            "５八金引",
+            None,
+            NotAsWritten(&["▲５八金右", "▲５八金左"]),
+        ),
+        (STANDARD_START_SFEN, "P-7f+", None, Illegal),
         (STANDARD_START_SFEN, "同歩", None, NoPrevious),
         (OPEN_BISHOPS, "P*5e+", None, Unparseable),
         (OPEN_BISHOPS, "Bx2b+=", None, Unparseable),
@@ -255,6 +269,9 @@ fn spec_examples() {
             (NoPiece, Err(MoveInputError::NoPieceCanReach { .. })) => true,
             (NoPrevious, Err(MoveInputError::NoPreviousMove)) => true,
             (WrongPiece, Err(MoveInputError::WrongPiece { .. })) => true,
+            (NotAsWritten(w), Err(MoveInputError::NotAsWritten { written, .. })) => {
+                written.iter().map(String::as_str).collect::<Vec<_>>() == *w
+            }
             (Ambiguous(w), Err(MoveInputError::Ambiguous { written, .. })) => {
                 let mut a: Vec<&str> = written.iter().map(String::as_str).collect();
                 a.sort_unstable();

@@ -342,6 +342,18 @@ impl Localize for MoveInputError {
                 actual.map_or("keine Figur".to_string(), de_nominative),
                 piece_name(*written, lang)
             ),
+            (MoveInputError::NotAsWritten { written, .. }, Lang::En) => {
+                format!(
+                    "no move fits exactly as written; possible are: {}",
+                    written.join(", ")
+                )
+            }
+            (MoveInputError::NotAsWritten { written, .. }, Lang::De) => {
+                format!(
+                    "kein Zug passt genau so; möglich sind: {}",
+                    written.join(", ")
+                )
+            }
             (MoveInputError::Ambiguous { written, .. }, Lang::En) => {
                 format!("that could be several moves: {}", written.join(", "))
             }

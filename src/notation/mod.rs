@@ -130,6 +130,15 @@ pub enum MoveInputError {
         /// The kind that is there (`None` if the square is empty).
         actual: Option<PieceKind>,
     },
+    /// Legal moves of the named piece go to that square, but none as written
+    /// (a KI2 word, `+`/`=` or `*`/打 that does not fit): these are they.
+    #[error("not as written; possible: {}", written.join(", "))]
+    NotAsWritten {
+        /// The legal moves of that piece to that square, sorted.
+        candidates: Vec<Move>,
+        /// The same moves written in the player's notation.
+        written: Vec<String>,
+    },
     /// More than one legal move fits; promotion left open counts too.
     #[error("ambiguous: {}", written.join(", "))]
     Ambiguous {
