@@ -66,6 +66,8 @@ pub enum FormatArg {
     Kifu,
     /// KIF as Shift-JIS (`.kif`).
     Kif,
+    /// KI2 (Japanese notation without origins) as Shift-JIS (`.ki2`).
+    Ki2,
     /// CSA V2.2.
     Csa,
     /// `position sfen … moves …`.
@@ -168,6 +170,11 @@ pub fn run_kif(args: &KifArgs, out: &mut dyn Write) -> Result<(), Box<dyn std::e
                 FormatArg::Kif => {
                     let text = write_record(&record, RecordFormat::Kif)?
                         .replace("encoding=UTF-8", "encoding=Shift_JIS");
+                    kif::to_shift_jis(&text)
+                }
+                FormatArg::Ki2 => {
+                    let text =
+                        kif::write_ki2(&record)?.replace("encoding=UTF-8", "encoding=Shift_JIS");
                     kif::to_shift_jis(&text)
                 }
                 FormatArg::Csa => write_record(&record, RecordFormat::Csa)?.into_bytes(),

@@ -143,8 +143,12 @@ fn time_text(this: u32, total: u32) -> String {
     )
 }
 
-/// Writes a record as KIF (UTF-8 text).
-pub fn write(record: &GameRecord) -> Result<String, RecordError> {
+/// The header lines shared by KIF and KI2, and the labels of the two sides
+/// (先手/後手, or 下手/上手 in handicap games).
+fn header(
+    record: &GameRecord,
+    first_line: &str,
+) -> Result<(String, &'static str, &'static str), RecordError> {
     if record.start.variant() != Variant::Standard {
         return Err(RecordError::Unsupported(RecordFormat::Kif));
     }
@@ -159,8 +163,7 @@ pub fn write(record: &GameRecord) -> Result<String, RecordError> {
     } else {
         ("先手", "後手")
     };
-    let mut out = String::from("#KIF version=2.0 encoding=UTF-8\n");
-    out.push_str("# ---- komadai 棋譜ファイル ----\n");
+    let mut out = format!("{first_line}\n# ---- komadai 棋譜ファイル ----\n");
     if let Some(t) = &record.start_time {
         out.push_str(&format!("開始日時：{}\n", one_line(t)));
     }
@@ -183,6 +186,31 @@ pub fn write(record: &GameRecord) -> Result<String, RecordError> {
     if !record.is_standard_start() && handicap_label.is_none() {
         out.push_str(&bod(&record.start));
     }
+    Ok((out, s_label, g_label))
+}
+
+/// The closing `まで…` line for a record that ended, `to_move` being the side
+/// to move in the final position.
+fn summary(t: Termination, n: usize, to_move: Color, s_label: &str, g_label: &str) -> String {
+    let label = |c: Color| if c == Color::Sente { s_label } else { g_label };
+    let result = match t {
+        Termination::Sennichite => "千日手".to_string(),
+        Termination::Jishogi => "持将棋".to_string(),
+        Termination::Abort => "中断".to_string(),
+        Termination::MaxMoves => "引き分け".to_string(),
+        Termination::EnteringKingWin => format!("{}の入玉勝ち", label(to_move)),
+        Termination::IllegalWin => format!("{}の反則勝ち", label(to_move)),
+        Termination::IllegalLoss => format!("{}の反則負け", label(to_move)),
+        Termination::Resign | Termination::Checkmate | Termination::TimeUp => {
+            format!("{}の勝ち", label(!to_move))
+        }
+    };
+    format!("まで{n}手で{result}\n")
+}
+
+/// Writes a record as KIF (UTF-8 text).
+pub fn write(record: &GameRecord) -> Result<String, RecordError> {
+    let (mut out, s_label, g_label) = header(record, "#KIF version=2.0 encoding=UTF-8")?;
     out.push_str("手数----指手---------消費時間--\n");
     let mut pos = record.start.clone();
     let mut prev = None;
@@ -207,21 +235,30 @@ pub fn write(record: &GameRecord) -> Result<String, RecordError> {
     let n = record.moves.len();
     if let Some(t) = record.termination {
         out.push_str(&format!("{:>4} {}\n", n + 1, t.kif()));
-        let to_move = pos.side_to_move();
-        let label = |c: Color| if c == Color::Sente { s_label } else { g_label };
-        let summary = match t {
-            Termination::Sennichite => "千日手".to_string(),
-            Termination::Jishogi => "持将棋".to_string(),
-            Termination::Abort => "中断".to_string(),
-            Termination::MaxMoves => "引き分け".to_string(),
-            Termination::EnteringKingWin => format!("{}の入玉勝ち", label(to_move)),
-            Termination::IllegalWin => format!("{}の反則勝ち", label(to_move)),
-            Termination::IllegalLoss => format!("{}の反則負け", label(to_move)),
-            Termination::Resign | Termination::Checkmate | Termination::TimeUp => {
-                format!("{}の勝ち", label(!to_move))
-            }
-        };
-        out.push_str(&format!("まで{n}手で{summary}\n"));
+        out.push_str(&summary(t, n, pos.side_to_move(), s_label, g_label));
+    }
+    Ok(out)
+}
+
+/// Writes a record as KI2 (UTF-8 text): the KIF header, then the moves in
+/// Japanese notation with the KI2 disambiguators and without origins, one to a
+/// line (`▲７六歩`), then the result. Times are not kept. One move per line
+/// because cshogi's KI2 reader (1.1.0) misreads lines with several moves;
+/// komadai reads both layouts. KI2 files are traditionally Shift-JIS: see
+/// [`to_shift_jis`].
+pub fn write_ki2(record: &GameRecord) -> Result<String, RecordError> {
+    let (mut out, s_label, g_label) = header(record, "#KI2 version=2.0 encoding=UTF-8")?;
+    let mut pos = record.start.clone();
+    let mut prev = None;
+    for &mv in &record.moves {
+        out.push_str(&super::format_move(&pos, mv, super::Style::Japanese, prev));
+        out.push('\n');
+        pos.play_unchecked(mv);
+        prev = Some(mv);
+    }
+    if let Some(t) = record.termination {
+        let n = record.moves.len();
+        out.push_str(&summary(t, n, pos.side_to_move(), s_label, g_label));
     }
     Ok(out)
 }
@@ -383,6 +420,8 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
     let mut bod = Bod::default();
     let mut pos: Option<Position> = None;
     let mut prev: Option<Move> = None;
+    // Whether anything of a KIF/KI2 record was seen (headers, diagram, moves).
+    let mut recognized = false;
     for (idx, raw) in text.lines().enumerate() {
         let line_no = idx + 1;
         let line = raw.trim_end_matches(['\r', ' ', '\u{3000}']);
@@ -414,7 +453,56 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             break;
         }
         let first = trimmed.chars().next().unwrap_or(' ');
+        if matches!(first, '▲' | '△' | '☗' | '☖') {
+            // KI2: moves without numbers or origins, `▲７六歩    △３四歩`.
+            recognized = true;
+            let start = match pos.as_mut() {
+                Some(p) => p,
+                None => {
+                    let p = start_position(&bod, handicap.take(), line_no)?;
+                    record.start = p.clone();
+                    pos.insert(p)
+                }
+            };
+            if record.termination.is_some() {
+                break;
+            }
+            let mut token = String::new();
+            let mut tokens = Vec::new();
+            for c in trimmed.chars() {
+                if matches!(c, '▲' | '△' | '☗' | '☖') && !token.trim().is_empty() {
+                    tokens.push(std::mem::take(&mut token));
+                }
+                token.push(c);
+            }
+            tokens.push(token);
+            for t in tokens {
+                let t = t.trim();
+                let word: String = t
+                    .chars()
+                    .filter(|c| !matches!(c, '▲' | '△' | '☗' | '☖'))
+                    .collect();
+                if let Some(term) = special(word.trim()) {
+                    record.termination = Some(term);
+                    break;
+                }
+                let mv = parse_move(start, t, InputContext::after(prev)).map_err(|error| {
+                    RecordError::BadMove {
+                        line: line_no,
+                        number: record.moves.len() + 1,
+                        text: t.to_string(),
+                        error,
+                    }
+                })?;
+                start.play_unchecked(mv);
+                prev = Some(mv);
+                record.moves.push(mv);
+                record.times.push(None);
+            }
+            continue;
+        }
         if first.is_ascii_digit() {
+            recognized = true;
             // A move line.
             let start = match pos.as_mut() {
                 Some(p) => p,
@@ -481,9 +569,11 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             let cells: String = inner.split('|').next().unwrap_or("").to_string();
             bod.rows.push(cells);
             bod.seen = true;
+            recognized = true;
             continue;
         }
         if trimmed.starts_with('+') || trimmed.starts_with('９') || trimmed.starts_with("手数") {
+            recognized |= trimmed.starts_with("手数");
             continue;
         }
         if matches!(trimmed, "後手番" | "上手番") {
@@ -494,6 +584,7 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             continue;
         }
         if let Some((key, value)) = trimmed.split_once('：').or_else(|| trimmed.split_once(':')) {
+            recognized = true;
             let value = value.trim().trim_end_matches('\u{3000}').to_string();
             match key.trim() {
                 "先手" | "下手" => record.sente = Some(value).filter(|v| !v.is_empty()),
@@ -525,6 +616,13 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             continue;
         }
         // Unknown header-area lines (e.g. `手数＝0 ...` after a diagram) are skipped.
+    }
+    if !recognized {
+        // Nothing of a KIF/KI2 record: refuse instead of returning an empty game.
+        return Err(RecordError::Syntax {
+            line: 1,
+            text: text.lines().next().unwrap_or("").chars().take(80).collect(),
+        });
     }
     if pos.is_none() {
         record.start = start_position(&bod, handicap, text.lines().count())?;
@@ -662,6 +760,37 @@ mod tests {
         );
         let back = parse(&out).unwrap();
         assert_eq!(back, r);
+    }
+
+    #[test]
+    fn ki2_round_trip_with_disambiguators() {
+        // 1. P-7f P-3d 2. G4i-5h (５八金右) G4a-5b (５二金左 from Gote's side) 3. Bx2b+ Sx2b.
+        let usi = ["7g7f", "3c3d", "4i5h", "4a5b", "8h2b+", "3a2b", "B*4e"];
+        let moves: Vec<Move> = usi.iter().map(|u| Move::from_usi(u).unwrap()).collect();
+        let mut r = GameRecord::new(Position::startpos(), moves);
+        r.termination = Some(Termination::Resign);
+        let out = write_ki2(&r).unwrap();
+        assert!(out.contains("▲５八金右"), "{out}");
+        assert!(out.contains("△同　銀"), "{out}");
+        assert!(out.contains("\n▲４五角\nまで7手で先手の勝ち"), "{out}");
+        let back = parse(&out).unwrap();
+        assert_eq!(back.moves, r.moves);
+        assert_eq!(back.termination, Some(Termination::Resign));
+        // Shift-JIS, as KI2 files usually are.
+        let sjis = to_shift_jis(&out);
+        assert_eq!(
+            crate::notation::read_record(&sjis, None).unwrap().moves,
+            r.moves
+        );
+    }
+
+    #[test]
+    fn text_that_is_no_record_is_refused() {
+        assert!(matches!(
+            parse("hello\nworld\n"),
+            Err(RecordError::Syntax { line: 1, .. })
+        ));
+        assert!(matches!(parse(""), Err(RecordError::Syntax { .. })));
     }
 
     #[test]

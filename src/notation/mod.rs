@@ -9,8 +9,8 @@
 //!   `+7776FU`), with half- or full-width digits, kanji or Arabic ranks, any
 //!   case, extra spaces and ▲△☗☖ marks, and resolves it to exactly one legal
 //!   move or a [`MoveInputError`] that says what went wrong.
-//! - [`GameRecord`] travels as KIF ([`kif`]), CSA ([`csa`]) and SFEN + USI
-//!   moves ([`usi`]).
+//! - [`GameRecord`] travels as KIF ([`kif`]; KI2 too), CSA ([`csa`]) and
+//!   SFEN + USI moves ([`usi`]).
 
 pub mod cli;
 pub mod csa;

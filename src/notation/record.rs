@@ -180,7 +180,8 @@ impl GameRecord {
 /// A file format for game records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RecordFormat {
-    /// KIF (Kifu for Windows, lishogi, ShogiGUI; UTF-8 `.kifu` or Shift-JIS `.kif`).
+    /// KIF (Kifu for Windows, lishogi, ShogiGUI; UTF-8 `.kifu` or Shift-JIS
+    /// `.kif`). Reading also accepts KI2 (`.ki2`, moves without origins).
     Kif,
     /// CSA V2.2.
     Csa,
@@ -189,12 +190,12 @@ pub enum RecordFormat {
 }
 
 impl RecordFormat {
-    /// The format for a file name's extension (`kif`, `kifu`, `csa`, `usi`, `sfen`, `txt`).
+    /// The format for a file name's extension (`kif`, `kifu`, `ki2`, `csa`, `usi`, `sfen`).
     #[must_use]
     pub fn from_extension(path: &str) -> Option<RecordFormat> {
         let ext = path.rsplit('.').next()?.to_ascii_lowercase();
         match ext.as_str() {
-            "kif" | "kifu" => Some(RecordFormat::Kif),
+            "kif" | "kifu" | "ki2" | "ki2u" => Some(RecordFormat::Kif),
             "csa" => Some(RecordFormat::Csa),
             "usi" | "sfen" => Some(RecordFormat::Usi),
             _ => None,
