@@ -188,3 +188,33 @@ pub fn run_kif(args: &KifArgs, out: &mut dyn Write) -> Result<(), Box<dyn std::e
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str, style: StyleArg) -> NotationArgs {
+        NotationArgs {
+            sfen: None,
+            text: Some(text.to_string()),
+            all: false,
+            style,
+            previous: None,
+            lang: "de".to_string(),
+        }
+    }
+
+    #[test]
+    fn notation_writes_usi_and_rendering() {
+        let mut out = Vec::new();
+        run_notation(&args("P-76", StyleArg::Japanese), &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "7g7f\t▲７六歩\n");
+    }
+
+    #[test]
+    fn notation_errors_are_in_the_chosen_language() {
+        let mut out = Vec::new();
+        let e = run_notation(&args("7g7e", StyleArg::Usi), &mut out).unwrap_err();
+        assert!(e.to_string().starts_with("unerlaubter Zug"), "{e}");
+    }
+}

@@ -148,3 +148,19 @@ pub enum MoveInputError {
         written: Vec<String>,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn style_names_round_trip() {
+        for s in Style::ALL {
+            assert_eq!(Style::from_name(s.name()), Some(s));
+        }
+        assert_eq!(Style::from_name(" Kanji "), Some(Style::Japanese));
+        assert_eq!(Style::from_name("numeric"), Some(Style::WesternNumeric));
+        assert_eq!(Style::from_name("chess"), None);
+        assert_eq!(Style::default(), Style::Western);
+    }
+}
