@@ -94,7 +94,11 @@ fn export_and_reimport_are_move_identical() {
             let ki2 = kif::write_ki2(&r).unwrap();
             let back = read_record(ki2.as_bytes(), Some(RecordFormat::Kif))
                 .unwrap_or_else(|e| panic!("{name} as KI2: {e}\n{ki2}"));
-            assert_eq!((&back.start, &back.moves), (&r.start, &r.moves), "{name} KI2");
+            assert_eq!(
+                (&back.start, &back.moves),
+                (&r.start, &r.moves),
+                "{name} KI2"
+            );
             // Shift-JIS KIF too.
             let sjis = kif::to_shift_jis(&write_record(&r, RecordFormat::Kif).unwrap());
             assert_eq!(
