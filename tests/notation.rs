@@ -79,6 +79,7 @@ fn every_legal_move_round_trips_in_every_style() {
         n += round_trip(pos, *prev);
     }
     assert!(n > 500_000, "{n} round trips");
+    eprintln!("{} positions, {n} round trips", positions.len());
 }
 
 #[test]
