@@ -79,24 +79,38 @@ fn every_legal_move_round_trips_in_every_style() {
         n += round_trip(pos, *prev);
     }
     assert!(n > 500_000, "{n} round trips");
+    eprintln!("{} positions, {n} round trips", positions.len());
 }
 
 #[test]
 fn round_trip_over_shared_legal_move_data() {
-    // tests/data/legal_standard.tsv (SFEN<TAB>count<TAB>digest) comes from the
-    // rules-core oracle work; run over it when it is there.
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/legal_standard.tsv");
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return;
-    };
-    for line in text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-    {
-        let sfen = line.split('\t').next().unwrap_or("");
-        if let Ok(pos) = Position::from_sfen(sfen) {
-            round_trip(&pos, None);
+    // tests/data/legal_*.tsv (SFEN<TAB>count<TAB>digest) come from the
+    // rules-core oracle work (positions checked against cshogi); run over
+    // them when they are there.
+    for name in [
+        "legal_standard.tsv",
+        "legal_minishogi.tsv",
+        "legal_probes.tsv",
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(name);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let (mut positions, mut n) = (0, 0);
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let sfen = line.split('\t').next().unwrap_or("");
+            let Ok(pos) = Position::from_sfen(sfen) else {
+                continue; // probe files may hold deliberately invalid SFENs
+            };
+            n += round_trip(&pos, None);
+            positions += 1;
         }
+        eprintln!("{name}: {positions} positions, {n} round trips");
     }
 }
 
@@ -127,6 +141,8 @@ enum Want {
     NoPiece,
     Ambiguous(&'static [&'static str]),
     NoPrevious,
+    WrongPiece,
+    NotAsWritten(&'static [&'static str]),
 }
 
 #[test]
@@ -203,6 +219,8 @@ fn spec_examples() {
             Ambiguous(&["△同　銀", "△同　飛"]),
         ),
         (RECAPTURE, "同飛", Some("8h2b+"), Move("8b2b")),
+        (RECAPTURE, "２二同銀", None, Move("3a2b")),
+        (RECAPTURE, "22同銀", Some("8h2b+"), Move("3a2b")),
         (DROPS, "４五角", None, Move("B*4e")),
         (DROPS, "４五角打", None, Move("B*4e")),
         (SILVER_OR_DROP, "４五銀", None, Move("4f4e")),
@@ -223,6 +241,23 @@ fn spec_examples() {
         (STANDARD_START_SFEN, "P-7e", None, NoPiece),
         (STANDARD_START_SFEN, "5e", None, NoPiece),
         (STANDARD_START_SFEN, "R-2a", None, Illegal),
+        (STANDARD_START_SFEN, "S7g-7f", None, WrongPiece),
+        (
+            STANDARD_START_SFEN,
+            "５八金直",
+            None,
+            NotAsWritten(&["▲５八金右", "▲５八金左"]),
+        ),
+        (
+            STANDARD_START_SFEN,
+            "５八金引",
+            None,
+            NotAsWritten(&["▲５八金右", "▲５八金左"]),
+        ),
+        (STANDARD_START_SFEN, "P-7f+", None, Illegal),
+        (STANDARD_START_SFEN, "同歩", None, NoPrevious),
+        (OPEN_BISHOPS, "P*5e+", None, Unparseable),
+        (OPEN_BISHOPS, "Bx2b+=", None, Unparseable),
     ];
     for (sfen, text, prev, want) in cases {
         let p = pos(sfen);
@@ -234,6 +269,10 @@ fn spec_examples() {
             (Illegal, Err(MoveInputError::Illegal(_))) => true,
             (NoPiece, Err(MoveInputError::NoPieceCanReach { .. })) => true,
             (NoPrevious, Err(MoveInputError::NoPreviousMove)) => true,
+            (WrongPiece, Err(MoveInputError::WrongPiece { .. })) => true,
+            (NotAsWritten(w), Err(MoveInputError::NotAsWritten { written, .. })) => {
+                written.iter().map(String::as_str).collect::<Vec<_>>() == *w
+            }
             (Ambiguous(w), Err(MoveInputError::Ambiguous { written, .. })) => {
                 let mut a: Vec<&str> = written.iter().map(String::as_str).collect();
                 a.sort_unstable();

@@ -90,6 +90,15 @@ fn export_and_reimport_are_move_identical() {
                     assert_eq!(back, r, "{name} {format:?}");
                 }
             }
+            // KI2 (no origins: the disambiguators must carry the game).
+            let ki2 = kif::write_ki2(&r).unwrap();
+            let back = read_record(ki2.as_bytes(), Some(RecordFormat::Kif))
+                .unwrap_or_else(|e| panic!("{name} as KI2: {e}\n{ki2}"));
+            assert_eq!(
+                (&back.start, &back.moves),
+                (&r.start, &r.moves),
+                "{name} KI2"
+            );
             // Shift-JIS KIF too.
             let sjis = kif::to_shift_jis(&write_record(&r, RecordFormat::Kif).unwrap());
             assert_eq!(
@@ -145,4 +154,132 @@ fn a_corrupted_record_names_its_first_bad_line() {
         read_record(&huge, None),
         Err(RecordError::TooLarge(_))
     ));
+}
+
+#[test]
+fn random_record_text_never_panics() {
+    // Seeded random lines built from the pieces of real records.
+    let parts: &[&str] = &[
+        "手合割：",
+        "平手",
+        "二枚落ち",
+        "先手：",
+        "後手の持駒：",
+        "なし",
+        "飛",
+        "角二",
+        "歩十八",
+        "　",
+        "|",
+        "v",
+        "・",
+        "玉",
+        "+---------------------------+",
+        "一",
+        "九",
+        "後手番",
+        "手数----指手--",
+        "   1 ",
+        "  2 ",
+        "７六歩(77)",
+        "同　",
+        "歩",
+        "成",
+        "不成",
+        "打",
+        "(",
+        ")",
+        "( 0:01/00:00:01)",
+        "投了",
+        "まで",
+        "変化：3手",
+        "*",
+        "#",
+        "V2.2",
+        "N+",
+        "PI",
+        "P1",
+        "P+",
+        "00FU",
+        "-KY",
+        " * ",
+        "+",
+        "-",
+        "7776FU",
+        "0055KA",
+        "T12",
+        "%TORYO",
+        ",",
+        "'",
+        "position",
+        "startpos",
+        "sfen",
+        "moves",
+        "7g7f",
+        "P*5e",
+        "8h2b+",
+        "9",
+        "あ",
+        "\u{FEFF}",
+        "\r",
+        "\t",
+    ];
+    let mut rng = fastrand::Rng::with_seed(7);
+    for _ in 0..4000 {
+        let mut text = String::new();
+        for _ in 0..rng.usize(1..12) {
+            for _ in 0..rng.usize(1..6) {
+                text.push_str(parts[rng.usize(0..parts.len())]);
+            }
+            text.push('\n');
+        }
+        for format in [
+            None,
+            Some(RecordFormat::Kif),
+            Some(RecordFormat::Csa),
+            Some(RecordFormat::Usi),
+        ] {
+            let _ = read_record(text.as_bytes(), format);
+        }
+        // Random bytes (neither UTF-8 nor Shift-JIS, mostly).
+        let bytes: Vec<u8> = (0..rng.usize(0..64)).map(|_| rng.u8(..)).collect();
+        let _ = read_record(&bytes, None);
+    }
+}
+
+#[test]
+fn every_move_of_the_real_games_round_trips_in_every_style() {
+    use komadai::notation::{format_move, parse_move, InputContext, Style};
+    let mut n = 0;
+    let mut disambiguated = 0;
+    for (_, versions) in records() {
+        let r = &versions[0].1;
+        let mut pos = r.start.clone();
+        let mut prev = None;
+        for &mv in &r.moves {
+            for style in Style::ALL {
+                let text = format_move(&pos, mv, style, prev);
+                if style == Style::Japanese && text.contains(['右', '左', '直', '上', '引', '寄'])
+                {
+                    disambiguated += 1;
+                }
+                let ctx = InputContext {
+                    previous: prev,
+                    style: Some(style),
+                };
+                assert_eq!(
+                    parse_move(&pos, &text, ctx),
+                    Ok(mv),
+                    "{text} in {}",
+                    pos.to_sfen()
+                );
+                n += 1;
+            }
+            pos.play_unchecked(mv);
+            prev = Some(mv);
+        }
+    }
+    assert!(n > 8000, "{n}");
+    // Real games need the KI2 disambiguators now and then.
+    assert!(disambiguated > 20, "{disambiguated}");
 }

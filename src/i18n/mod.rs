@@ -9,7 +9,7 @@ mod app;
 
 pub use app::{button_label, utc};
 
-use crate::notation::{MoveInputError, ParseMoveError};
+use crate::notation::{MoveInputError, ParseMoveError, RecordError, RecordFormat};
 use crate::shogi::{Color, IllegalMove, PieceKind, Square};
 
 /// A language the bot speaks.
@@ -342,15 +342,102 @@ impl Localize for MoveInputError {
                 },
                 Lang::De,
             ) => format!(
-                "auf {from} steht {}, nicht {}",
+                "auf {from} steht {} – du hast „{}“ angegeben",
                 actual.map_or("keine Figur".to_string(), de_nominative),
-                de_nominative(*written)
+                piece_name(*written, lang)
             ),
+            (MoveInputError::NotAsWritten { written, .. }, Lang::En) => {
+                format!(
+                    "no move fits exactly as written; possible are: {}",
+                    written.join(", ")
+                )
+            }
+            (MoveInputError::NotAsWritten { written, .. }, Lang::De) => {
+                format!(
+                    "kein Zug passt genau so; möglich sind: {}",
+                    written.join(", ")
+                )
+            }
             (MoveInputError::Ambiguous { written, .. }, Lang::En) => {
                 format!("that could be several moves: {}", written.join(", "))
             }
             (MoveInputError::Ambiguous { written, .. }, Lang::De) => {
                 format!("das passt auf mehrere Züge: {}", written.join(", "))
+            }
+        }
+    }
+}
+
+fn format_name(f: RecordFormat) -> &'static str {
+    match f {
+        RecordFormat::Kif => "KIF",
+        RecordFormat::Csa => "CSA",
+        RecordFormat::Usi => "USI",
+    }
+}
+
+impl Localize for RecordError {
+    fn localize(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (RecordError::TooLarge(n), Lang::En) => {
+                format!("the file is too large for a game record ({n} bytes)")
+            }
+            (RecordError::TooLarge(n), Lang::De) => {
+                format!("die Datei ist zu groß für eine Partie ({n} Bytes)")
+            }
+            (RecordError::Encoding, Lang::En) => {
+                "the file is neither UTF-8 nor Shift-JIS text".into()
+            }
+            (RecordError::Encoding, Lang::De) => {
+                "die Datei ist weder UTF-8- noch Shift-JIS-Text".into()
+            }
+            (RecordError::Syntax { line, .. }, Lang::En) => {
+                format!("line {line} of the record cannot be read")
+            }
+            (RecordError::Syntax { line, .. }, Lang::De) => {
+                format!("Zeile {line} der Partie ist nicht lesbar")
+            }
+            (RecordError::BadPosition { line, .. }, Lang::En) => {
+                format!("the start position (up to line {line}) is not valid")
+            }
+            (RecordError::BadPosition { line, .. }, Lang::De) => {
+                format!("die Startstellung (bis Zeile {line}) ist ungültig")
+            }
+            (
+                RecordError::BadMove {
+                    line,
+                    number,
+                    text,
+                    error,
+                },
+                Lang::En,
+            ) => format!(
+                "line {line}, move {number} ({text}): {}",
+                error.localize(lang)
+            ),
+            (
+                RecordError::BadMove {
+                    line,
+                    number,
+                    text,
+                    error,
+                },
+                Lang::De,
+            ) => format!(
+                "Zeile {line}, Zug {number} ({text}): {}",
+                error.localize(lang)
+            ),
+            (RecordError::Unsupported(f), Lang::En) => {
+                format!(
+                    "this game cannot be written as {} (minishogi?)",
+                    format_name(*f)
+                )
+            }
+            (RecordError::Unsupported(f), Lang::De) => {
+                format!(
+                    "diese Partie lässt sich nicht als {} schreiben (Minishogi?)",
+                    format_name(*f)
+                )
             }
         }
     }
@@ -386,5 +473,107 @@ mod tests {
             .contains("Uchifuzume"));
         let e = MoveInputError::Illegal(IllegalMove::PawnDropMate);
         assert!(e.localize(Lang::En).contains("uchifuzume"));
+        let r = RecordError::BadMove {
+            line: 12,
+            number: 3,
+            text: "７六歩".into(),
+            error: e,
+        };
+        assert!(r.localize(Lang::De).starts_with("Zeile 12, Zug 3"));
+    }
+
+    #[test]
+    fn every_message_exists_in_both_languages() {
+        // Exhaustive matches make a missing translation a compile error; this
+        // checks that no sentence is empty or left in English for German.
+        let sq = Square::SQ_5E;
+        let illegal = [
+            IllegalMove::OffBoard(sq),
+            IllegalMove::NoPiece(sq),
+            IllegalMove::NotYourPiece(sq),
+            IllegalMove::OwnPieceOnTarget(sq),
+            IllegalMove::CannotMoveLikeThat {
+                kind: PieceKind::Pawn,
+                from: sq,
+                to: sq,
+            },
+            IllegalMove::PathBlocked {
+                from: sq,
+                to: sq,
+                blocker: sq,
+            },
+            IllegalMove::PieceCannotPromote(PieceKind::Gold),
+            IllegalMove::NotInPromotionZone,
+            IllegalMove::MustPromote {
+                kind: PieceKind::Knight,
+                to: sq,
+            },
+            IllegalMove::NotInHand(PieceKind::Rook),
+            IllegalMove::NotDroppable(PieceKind::King),
+            IllegalMove::DropOnOccupied(sq),
+            IllegalMove::Nifu { file: 5, pawn: sq },
+            IllegalMove::DeadDrop {
+                kind: PieceKind::Lance,
+                to: sq,
+            },
+            IllegalMove::PawnDropMate,
+            IllegalMove::KingIntoCheck {
+                to: sq,
+                attacker: sq,
+            },
+            IllegalMove::LeavesKingInCheck {
+                attacker: sq,
+                was_in_check: true,
+            },
+            IllegalMove::LeavesKingInCheck {
+                attacker: sq,
+                was_in_check: false,
+            },
+        ];
+        for e in illegal {
+            let (en, de) = (e.localize(Lang::En), e.localize(Lang::De));
+            assert!(!en.is_empty() && !de.is_empty() && en != de, "{e:?}");
+        }
+        let parse = [
+            ParseMoveError::Empty,
+            ParseMoveError::TooLong { len: 300, max: 200 },
+            ParseMoveError::UnexpectedChar { ch: '?' },
+            ParseMoveError::IncompleteSquare,
+            ParseMoveError::MissingDestination,
+            ParseMoveError::TooManySquares,
+            ParseMoveError::TooManyPieces,
+            ParseMoveError::ConflictingPromotion,
+            ParseMoveError::DropWithoutPiece,
+            ParseMoveError::DropWithOrigin,
+            ParseMoveError::PromotingDrop,
+        ];
+        for e in parse {
+            let (en, de) = (e.localize(Lang::En), e.localize(Lang::De));
+            assert!(!en.is_empty() && !de.is_empty() && en != de, "{e:?}");
+        }
+        let input = [
+            MoveInputError::NoPreviousMove,
+            MoveInputError::NoPieceCanReach {
+                kind: Some(PieceKind::Gold),
+                to: sq,
+            },
+            MoveInputError::NoPieceCanReach { kind: None, to: sq },
+            MoveInputError::WrongPiece {
+                from: sq,
+                written: PieceKind::Silver,
+                actual: None,
+            },
+            MoveInputError::Ambiguous {
+                candidates: vec![],
+                written: vec!["G4i-5h".into()],
+            },
+        ];
+        for e in input {
+            let (en, de) = (e.localize(Lang::En), e.localize(Lang::De));
+            assert!(!en.is_empty() && !de.is_empty() && en != de, "{e:?}");
+        }
+        for k in PieceKind::ALL {
+            assert_ne!(piece_name(k, Lang::En), piece_name(k, Lang::De));
+        }
     }
 }

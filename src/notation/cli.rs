@@ -43,8 +43,11 @@ pub struct NotationArgs {
     #[arg(long)]
     pub sfen: Option<String>,
     /// The move as a player would type it (`7g7f`, `P-7f`, `76歩`, `同歩`, ...).
-    #[arg(long = "move")]
-    pub text: String,
+    #[arg(long = "move", required_unless_present = "all")]
+    pub text: Option<String>,
+    /// Instead of one move, print every legal move (USI order) with its rendering.
+    #[arg(long)]
+    pub all: bool,
     /// The style of the rendering (and of candidates in an ambiguity error).
     #[arg(long, value_enum, default_value = "western")]
     pub style: StyleArg,
@@ -63,6 +66,8 @@ pub enum FormatArg {
     Kifu,
     /// KIF as Shift-JIS (`.kif`).
     Kif,
+    /// KI2 (Japanese notation without origins) as Shift-JIS (`.ki2`).
+    Ki2,
     /// CSA V2.2.
     Csa,
     /// `position sfen … moves …`.
@@ -102,8 +107,8 @@ pub enum KifAction {
     },
 }
 
-/// Runs `komadai notation`. Prints `USI<TAB>rendering`, or returns the
-/// localised error.
+/// Runs `komadai notation`. Prints `USI<TAB>rendering` (for one move or, with
+/// `--all`, every legal move), or returns the localised error.
 pub fn run_notation(
     args: &NotationArgs,
     out: &mut dyn Write,
@@ -114,11 +119,19 @@ pub fn run_notation(
         None => None,
     };
     let style = Style::from(args.style);
+    if args.all {
+        let mut moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+        moves.sort_by_key(ToString::to_string);
+        for mv in moves {
+            writeln!(out, "{mv}\t{}", format_move(&pos, mv, style, previous))?;
+        }
+        return Ok(());
+    }
     let ctx = InputContext {
         previous,
         style: Some(style),
     };
-    match parse_move(&pos, &args.text, ctx) {
+    match parse_move(&pos, args.text.as_deref().unwrap_or(""), ctx) {
         Ok(mv) => {
             writeln!(out, "{mv}\t{}", format_move(&pos, mv, style, previous))?;
             Ok(())
@@ -159,6 +172,11 @@ pub fn run_kif(args: &KifArgs, out: &mut dyn Write) -> Result<(), Box<dyn std::e
                         .replace("encoding=UTF-8", "encoding=Shift_JIS");
                     kif::to_shift_jis(&text)
                 }
+                FormatArg::Ki2 => {
+                    let text =
+                        kif::write_ki2(&record)?.replace("encoding=UTF-8", "encoding=Shift_JIS");
+                    kif::to_shift_jis(&text)
+                }
                 FormatArg::Csa => write_record(&record, RecordFormat::Csa)?.into_bytes(),
                 FormatArg::Usi => write_record(&record, RecordFormat::Usi)?.into_bytes(),
             };
@@ -169,4 +187,34 @@ pub fn run_kif(args: &KifArgs, out: &mut dyn Write) -> Result<(), Box<dyn std::e
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str, style: StyleArg) -> NotationArgs {
+        NotationArgs {
+            sfen: None,
+            text: Some(text.to_string()),
+            all: false,
+            style,
+            previous: None,
+            lang: "de".to_string(),
+        }
+    }
+
+    #[test]
+    fn notation_writes_usi_and_rendering() {
+        let mut out = Vec::new();
+        run_notation(&args("P-76", StyleArg::Japanese), &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "7g7f\t▲７六歩\n");
+    }
+
+    #[test]
+    fn notation_errors_are_in_the_chosen_language() {
+        let mut out = Vec::new();
+        let e = run_notation(&args("7g7e", StyleArg::Usi), &mut out).unwrap_err();
+        assert!(e.to_string().starts_with("unerlaubter Zug"), "{e}");
+    }
 }

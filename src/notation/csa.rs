@@ -281,8 +281,8 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
                     let cell: String = cells.iter().skip(i * 3).take(3).collect();
                     let sq = Square::new(file, rank).ok_or_else(syntax)?;
                     let cell = format!("{cell:<3}");
-                    setup.board[sq.index()] = match &cell[..1] {
-                        "+" | "-" => {
+                    setup.board[sq.index()] = match cell.chars().next() {
+                        Some('+' | '-') => {
                             let color = if cell.starts_with('+') {
                                 Color::Sente
                             } else {
@@ -441,6 +441,23 @@ mod tests {
         let out = write(&r).unwrap();
         assert!(out.contains("+8822UM\n"), "{out}");
         assert_eq!(parse(&out).unwrap(), r);
+    }
+
+    #[test]
+    fn floodgate_style_lines() {
+        // Comments, several statements on one line, times with fractions,
+        // a board given row by row and hands as P+00XX.
+        let text = "'CSA encoding=UTF-8\nV2.2\nN+sente\nN-gote\n$EVENT:test\n'comment\n\
+P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA * \nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU\n\
+P4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \n\
+P7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI * \nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n\
++\n+7776FU,T1.5\n-3334FU,T2\n'** a comment after a move\n%CHUDAN\n";
+        let r = parse(text).unwrap();
+        assert_eq!(r.moves.len(), 2);
+        assert_eq!(r.times, vec![Some(1), Some(2)]);
+        assert_eq!(r.termination, Some(Termination::Abort));
+        assert_eq!(r.event.as_deref(), Some("test"));
+        assert!(r.start == Position::startpos());
     }
 
     #[test]

@@ -143,8 +143,12 @@ fn time_text(this: u32, total: u32) -> String {
     )
 }
 
-/// Writes a record as KIF (UTF-8 text).
-pub fn write(record: &GameRecord) -> Result<String, RecordError> {
+/// The header lines shared by KIF and KI2, and the labels of the two sides
+/// (先手/後手, or 下手/上手 in handicap games).
+fn header(
+    record: &GameRecord,
+    first_line: &str,
+) -> Result<(String, &'static str, &'static str), RecordError> {
     if record.start.variant() != Variant::Standard {
         return Err(RecordError::Unsupported(RecordFormat::Kif));
     }
@@ -159,8 +163,7 @@ pub fn write(record: &GameRecord) -> Result<String, RecordError> {
     } else {
         ("先手", "後手")
     };
-    let mut out = String::from("#KIF version=2.0 encoding=UTF-8\n");
-    out.push_str("# ---- komadai 棋譜ファイル ----\n");
+    let mut out = format!("{first_line}\n# ---- komadai 棋譜ファイル ----\n");
     if let Some(t) = &record.start_time {
         out.push_str(&format!("開始日時：{}\n", one_line(t)));
     }
@@ -183,6 +186,31 @@ pub fn write(record: &GameRecord) -> Result<String, RecordError> {
     if !record.is_standard_start() && handicap_label.is_none() {
         out.push_str(&bod(&record.start));
     }
+    Ok((out, s_label, g_label))
+}
+
+/// The closing `まで…` line for a record that ended, `to_move` being the side
+/// to move in the final position.
+fn summary(t: Termination, n: usize, to_move: Color, s_label: &str, g_label: &str) -> String {
+    let label = |c: Color| if c == Color::Sente { s_label } else { g_label };
+    let result = match t {
+        Termination::Sennichite => "千日手".to_string(),
+        Termination::Jishogi => "持将棋".to_string(),
+        Termination::Abort => "中断".to_string(),
+        Termination::MaxMoves => "引き分け".to_string(),
+        Termination::EnteringKingWin => format!("{}の入玉勝ち", label(to_move)),
+        Termination::IllegalWin => format!("{}の反則勝ち", label(to_move)),
+        Termination::IllegalLoss => format!("{}の反則負け", label(to_move)),
+        Termination::Resign | Termination::Checkmate | Termination::TimeUp => {
+            format!("{}の勝ち", label(!to_move))
+        }
+    };
+    format!("まで{n}手で{result}\n")
+}
+
+/// Writes a record as KIF (UTF-8 text).
+pub fn write(record: &GameRecord) -> Result<String, RecordError> {
+    let (mut out, s_label, g_label) = header(record, "#KIF version=2.0 encoding=UTF-8")?;
     out.push_str("手数----指手---------消費時間--\n");
     let mut pos = record.start.clone();
     let mut prev = None;
@@ -207,21 +235,30 @@ pub fn write(record: &GameRecord) -> Result<String, RecordError> {
     let n = record.moves.len();
     if let Some(t) = record.termination {
         out.push_str(&format!("{:>4} {}\n", n + 1, t.kif()));
-        let to_move = pos.side_to_move();
-        let label = |c: Color| if c == Color::Sente { s_label } else { g_label };
-        let summary = match t {
-            Termination::Sennichite => "千日手".to_string(),
-            Termination::Jishogi => "持将棋".to_string(),
-            Termination::Abort => "中断".to_string(),
-            Termination::MaxMoves => "引き分け".to_string(),
-            Termination::EnteringKingWin => format!("{}の入玉勝ち", label(to_move)),
-            Termination::IllegalWin => format!("{}の反則勝ち", label(to_move)),
-            Termination::IllegalLoss => format!("{}の反則負け", label(to_move)),
-            Termination::Resign | Termination::Checkmate | Termination::TimeUp => {
-                format!("{}の勝ち", label(!to_move))
-            }
-        };
-        out.push_str(&format!("まで{n}手で{summary}\n"));
+        out.push_str(&summary(t, n, pos.side_to_move(), s_label, g_label));
+    }
+    Ok(out)
+}
+
+/// Writes a record as KI2 (UTF-8 text): the KIF header, then the moves in
+/// Japanese notation with the KI2 disambiguators and without origins, one to a
+/// line (`▲７六歩`), then the result. Times are not kept. One move per line
+/// because cshogi's KI2 reader (1.1.0) misreads lines with several moves;
+/// komadai reads both layouts. KI2 files are traditionally Shift-JIS: see
+/// [`to_shift_jis`].
+pub fn write_ki2(record: &GameRecord) -> Result<String, RecordError> {
+    let (mut out, s_label, g_label) = header(record, "#KI2 version=2.0 encoding=UTF-8")?;
+    let mut pos = record.start.clone();
+    let mut prev = None;
+    for &mv in &record.moves {
+        out.push_str(&super::format_move(&pos, mv, super::Style::Japanese, prev));
+        out.push('\n');
+        pos.play_unchecked(mv);
+        prev = Some(mv);
+    }
+    if let Some(t) = record.termination {
+        let n = record.moves.len();
+        out.push_str(&summary(t, n, pos.side_to_move(), s_label, g_label));
     }
     Ok(out)
 }
@@ -240,7 +277,7 @@ fn special(text: &str) -> Option<Termination> {
         "詰み" => Termination::Checkmate,
         "千日手" => Termination::Sennichite,
         "持将棋" => Termination::Jishogi,
-        "入玉勝ち" | "宣言勝ち" => Termination::EnteringKingWin,
+        "入玉勝ち" | "宣言勝ち" | "入玉宣言" => Termination::EnteringKingWin,
         "切れ負け" => Termination::TimeUp,
         "反則勝ち" => Termination::IllegalWin,
         "反則負け" => Termination::IllegalLoss,
@@ -383,6 +420,8 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
     let mut bod = Bod::default();
     let mut pos: Option<Position> = None;
     let mut prev: Option<Move> = None;
+    // Whether anything of a KIF/KI2 record was seen (headers, diagram, moves).
+    let mut recognized = false;
     for (idx, raw) in text.lines().enumerate() {
         let line_no = idx + 1;
         let line = raw.trim_end_matches(['\r', ' ', '\u{3000}']);
@@ -414,7 +453,56 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             break;
         }
         let first = trimmed.chars().next().unwrap_or(' ');
+        if matches!(first, '▲' | '△' | '☗' | '☖') {
+            // KI2: moves without numbers or origins, `▲７六歩    △３四歩`.
+            recognized = true;
+            let start = match pos.as_mut() {
+                Some(p) => p,
+                None => {
+                    let p = start_position(&bod, handicap.take(), line_no)?;
+                    record.start = p.clone();
+                    pos.insert(p)
+                }
+            };
+            if record.termination.is_some() {
+                break;
+            }
+            let mut token = String::new();
+            let mut tokens = Vec::new();
+            for c in trimmed.chars() {
+                if matches!(c, '▲' | '△' | '☗' | '☖') && !token.trim().is_empty() {
+                    tokens.push(std::mem::take(&mut token));
+                }
+                token.push(c);
+            }
+            tokens.push(token);
+            for t in tokens {
+                let t = t.trim();
+                let word: String = t
+                    .chars()
+                    .filter(|c| !matches!(c, '▲' | '△' | '☗' | '☖'))
+                    .collect();
+                if let Some(term) = special(word.trim()) {
+                    record.termination = Some(term);
+                    break;
+                }
+                let mv = parse_move(start, t, InputContext::after(prev)).map_err(|error| {
+                    RecordError::BadMove {
+                        line: line_no,
+                        number: record.moves.len() + 1,
+                        text: t.to_string(),
+                        error,
+                    }
+                })?;
+                start.play_unchecked(mv);
+                prev = Some(mv);
+                record.moves.push(mv);
+                record.times.push(None);
+            }
+            continue;
+        }
         if first.is_ascii_digit() {
+            recognized = true;
             // A move line.
             let start = match pos.as_mut() {
                 Some(p) => p,
@@ -430,7 +518,7 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             let digits = trimmed.chars().take_while(char::is_ascii_digit).count();
             let number: usize = trimmed[..digits].parse().unwrap_or(0);
             let rest = trimmed[digits..].trim_start_matches([' ', '\t']);
-            let (mtext, secs) = split_time(rest);
+            let (mtext, secs) = split_time(rest.trim_end().trim_end_matches('+'));
             let mtext = mtext.trim_end_matches([' ', '\t', '\u{3000}', '+']);
             let bad = |error| RecordError::BadMove {
                 line: line_no,
@@ -481,9 +569,11 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             let cells: String = inner.split('|').next().unwrap_or("").to_string();
             bod.rows.push(cells);
             bod.seen = true;
+            recognized = true;
             continue;
         }
         if trimmed.starts_with('+') || trimmed.starts_with('９') || trimmed.starts_with("手数") {
+            recognized |= trimmed.starts_with("手数");
             continue;
         }
         if matches!(trimmed, "後手番" | "上手番") {
@@ -494,6 +584,7 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             continue;
         }
         if let Some((key, value)) = trimmed.split_once('：').or_else(|| trimmed.split_once(':')) {
+            recognized = true;
             let value = value.trim().trim_end_matches('\u{3000}').to_string();
             match key.trim() {
                 "先手" | "下手" => record.sente = Some(value).filter(|v| !v.is_empty()),
@@ -525,6 +616,13 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             continue;
         }
         // Unknown header-area lines (e.g. `手数＝0 ...` after a diagram) are skipped.
+    }
+    if !recognized {
+        // Nothing of a KIF/KI2 record: refuse instead of returning an empty game.
+        return Err(RecordError::Syntax {
+            line: 1,
+            text: text.lines().next().unwrap_or("").chars().take(80).collect(),
+        });
     }
     if pos.is_none() {
         record.start = start_position(&bod, handicap, text.lines().count())?;
@@ -589,6 +687,110 @@ mod tests {
         let back = parse(&out).unwrap();
         assert_eq!(back.start, r.start);
         assert_eq!(back.moves, r.moves);
+    }
+
+    #[test]
+    fn kifu_for_windows_style_in_shift_jis() {
+        // Layout as Kifu for Windows writes it: CRLF, version line, comments,
+        // bookmarks, a declined promotion, times over a minute, a variation.
+        let text = "#KIF version=2.0 encoding=Shift_JIS\r\n\
+# ---- Kifu for Windows V7 棋譜ファイル ----\r\n\
+開始日時：2024/01/31 19:00:00\r\n\
+終了日時：2024/01/31 20:00:00\r\n\
+手合割：平手　　\r\n\
+先手：先手さん\r\n\
+後手：後手さん\r\n\
+手数----指手---------消費時間--\r\n\
+*対局前のコメント\r\n\
+   1 ７六歩(77)   ( 0:16/00:00:16)\r\n\
+*初手のコメント\r\n\
+   2 ３四歩(33)   ( 1:05/00:01:05)\r\n\
+&しおり\r\n\
+   3 ２二角不成(88) ( 0:03/00:00:19)+\r\n\
+   4 同　銀(31)   ( 0:02/00:01:07)\r\n\
+   5 中断         ( 0:00/00:00:19)\r\n\
+まで4手で中断\r\n\
+\r\n\
+変化：3手\r\n\
+   3 ２二角成(88) ( 0:03/00:00:19)\r\n";
+        let bytes = to_shift_jis(text);
+        assert!(std::str::from_utf8(&bytes).is_err());
+        let r = crate::notation::read_record(&bytes, None).unwrap();
+        let usi: Vec<String> = r.moves.iter().map(ToString::to_string).collect();
+        assert_eq!(usi, ["7g7f", "3c3d", "8h2b", "3a2b"]);
+        assert_eq!(r.times, vec![Some(16), Some(65), Some(3), Some(2)]);
+        assert_eq!(r.termination, Some(Termination::Abort));
+        assert_eq!(r.sente.as_deref(), Some("先手さん"));
+        assert_eq!(r.start_time.as_deref(), Some("2024/01/31 19:00:00"));
+        // Export writes the times back per side and the declined promotion without 不成.
+        let out = write(&r).unwrap();
+        assert!(out.contains("   2 ３四歩(33)    ( 1:05/00:01:05)"), "{out}");
+        assert!(out.contains("   3 ２二角(88)"), "{out}");
+        assert!(out.contains("   4 同　銀(31)    ( 0:02/00:01:07)"), "{out}");
+        assert!(out.contains("まで4手で中断"), "{out}");
+    }
+
+    #[test]
+    fn handicap_games_use_shitate_and_uwate() {
+        let start = Handicap::TwoPieces.start_position();
+        let mut r = GameRecord::new(start, vec![Move::from_usi("5a4b").unwrap()]);
+        r.sente = Some("S".into());
+        r.gote = Some("G".into());
+        r.termination = Some(Termination::Resign);
+        let out = write(&r).unwrap();
+        assert!(
+            out.contains("手合割：二枚落ち\n下手：S\n上手：G\n"),
+            "{out}"
+        );
+        assert!(out.contains("   1 ４二玉(51)"), "{out}");
+        assert!(out.contains("まで1手で上手の勝ち"), "{out}");
+        assert_eq!(parse(&out).unwrap(), r);
+    }
+
+    #[test]
+    fn bod_with_gote_to_move_and_promoted_pieces() {
+        let start = Position::from_sfen("4k4/4+S4/9/9/9/9/9/9/4K4 w RB 1").unwrap();
+        let r = GameRecord::new(start, vec![Move::from_usi("5a5b").unwrap()]);
+        let out = write(&r).unwrap();
+        assert!(out.contains("| ・ ・ ・ ・ 全 ・ ・ ・ ・|二"), "{out}");
+        assert!(out.contains("後手番"), "{out}");
+        assert!(
+            out.contains("   1 同　玉(51)") || out.contains("   1 ５二玉(51)"),
+            "{out}"
+        );
+        let back = parse(&out).unwrap();
+        assert_eq!(back, r);
+    }
+
+    #[test]
+    fn ki2_round_trip_with_disambiguators() {
+        // 1. P-7f P-3d 2. G4i-5h (５八金右) G4a-5b (５二金左 from Gote's side) 3. Bx2b+ Sx2b.
+        let usi = ["7g7f", "3c3d", "4i5h", "4a5b", "8h2b+", "3a2b", "B*4e"];
+        let moves: Vec<Move> = usi.iter().map(|u| Move::from_usi(u).unwrap()).collect();
+        let mut r = GameRecord::new(Position::startpos(), moves);
+        r.termination = Some(Termination::Resign);
+        let out = write_ki2(&r).unwrap();
+        assert!(out.contains("▲５八金右"), "{out}");
+        assert!(out.contains("△同　銀"), "{out}");
+        assert!(out.contains("\n▲４五角\nまで7手で先手の勝ち"), "{out}");
+        let back = parse(&out).unwrap();
+        assert_eq!(back.moves, r.moves);
+        assert_eq!(back.termination, Some(Termination::Resign));
+        // Shift-JIS, as KI2 files usually are.
+        let sjis = to_shift_jis(&out);
+        assert_eq!(
+            crate::notation::read_record(&sjis, None).unwrap().moves,
+            r.moves
+        );
+    }
+
+    #[test]
+    fn text_that_is_no_record_is_refused() {
+        assert!(matches!(
+            parse("hello\nworld\n"),
+            Err(RecordError::Syntax { line: 1, .. })
+        ));
+        assert!(matches!(parse(""), Err(RecordError::Syntax { .. })));
     }
 
     #[test]

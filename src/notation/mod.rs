@@ -9,8 +9,8 @@
 //!   `+7776FU`), with half- or full-width digits, kanji or Arabic ranks, any
 //!   case, extra spaces and ▲△☗☖ marks, and resolves it to exactly one legal
 //!   move or a [`MoveInputError`] that says what went wrong.
-//! - [`GameRecord`] travels as KIF ([`kif`]), CSA ([`csa`]) and SFEN + USI
-//!   moves ([`usi`]).
+//! - [`GameRecord`] travels as KIF ([`kif`]; KI2 too), CSA ([`csa`]) and
+//!   SFEN + USI moves ([`usi`]).
 
 pub mod cli;
 pub mod csa;
@@ -130,6 +130,15 @@ pub enum MoveInputError {
         /// The kind that is there (`None` if the square is empty).
         actual: Option<PieceKind>,
     },
+    /// Legal moves of the named piece go to that square, but none as written
+    /// (a KI2 word, `+`/`=` or `*`/打 that does not fit): these are they.
+    #[error("not as written; possible: {}", written.join(", "))]
+    NotAsWritten {
+        /// The legal moves of that piece to that square, sorted.
+        candidates: Vec<Move>,
+        /// The same moves written in the player's notation.
+        written: Vec<String>,
+    },
     /// More than one legal move fits; promotion left open counts too.
     #[error("ambiguous: {}", written.join(", "))]
     Ambiguous {
@@ -138,4 +147,20 @@ pub enum MoveInputError {
         /// The same moves written in the player's notation.
         written: Vec<String>,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn style_names_round_trip() {
+        for s in Style::ALL {
+            assert_eq!(Style::from_name(s.name()), Some(s));
+        }
+        assert_eq!(Style::from_name(" Kanji "), Some(Style::Japanese));
+        assert_eq!(Style::from_name("numeric"), Some(Style::WesternNumeric));
+        assert_eq!(Style::from_name("chess"), None);
+        assert_eq!(Style::default(), Style::Western);
+    }
 }

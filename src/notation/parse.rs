@@ -232,13 +232,14 @@ fn scan(text: &str) -> Result<Parsed, ParseMoveError> {
             _ => {
                 let k = kind_from_kanji(c).ok_or(ParseMoveError::UnexpectedChar { ch: c })?;
                 p.kanji = true;
-                // Full names: 歩兵 香車 桂馬 銀将 金将 角行 飛車 玉将 王将, 龍王/竜王 and 龍馬.
+                // Full names: 歩兵 香車 桂馬 銀将 金将 角行 飛車 玉将 王将 と金, 龍王/竜王 and 龍馬.
                 let (k, skip) = match (c, next) {
                     ('歩', Some('兵'))
                     | ('香' | '飛', Some('車'))
                     | ('桂', Some('馬'))
                     | ('銀' | '金' | '玉' | '王', Some('将'))
                     | ('角', Some('行'))
+                    | ('と', Some('金'))
                     | ('龍' | '竜', Some('王')) => (k, 2),
                     ('龍' | '竜', Some('馬')) => (PieceKind::Horse, 2),
                     _ => (k, 1),
@@ -296,23 +297,20 @@ fn resolve(
 ) -> Result<Move, MoveInputError> {
     let us = pos.side_to_move();
     // Origin and destination.
+    // `同` stands for the previous move's destination. Newspapers write
+    // `７六同歩` after a page break: an explicit square is the destination then.
     let (mut from, to) = match (p.same, p.squares.as_slice()) {
-        (true, sqs) => {
+        (true, []) => {
             let to = ctx
                 .previous
                 .map(Move::to)
                 .ok_or(MoveInputError::NoPreviousMove)?;
-            match sqs {
-                [] => (None, to),
-                [s] if *s == to => (None, to),
-                [s] => (Some(*s), to),
-                _ => return Err(ParseMoveError::TooManySquares.into()),
-            }
+            (None, to)
         }
         (false, []) => return Err(ParseMoveError::MissingDestination.into()),
-        (false, [to]) => (None, *to),
-        (false, [f, t]) => (Some(*f), *t),
-        (false, _) => return Err(ParseMoveError::TooManySquares.into()),
+        (_, [to]) => (None, *to),
+        (_, [f, t]) => (Some(*f), *t),
+        (_, _) => return Err(ParseMoveError::TooManySquares.into()),
     };
     if let Some(o) = p.origin {
         if from.is_some() {
@@ -375,28 +373,52 @@ fn resolve(
     }
     cands.sort_unstable();
     cands.dedup();
+    let style = ctx.style.unwrap_or(if p.kanji {
+        Style::Japanese
+    } else if p.usi {
+        Style::Usi
+    } else if p.numeric {
+        Style::WesternNumeric
+    } else {
+        Style::Western
+    });
+    let write = |moves: &[Move]| -> Vec<String> {
+        moves
+            .iter()
+            .map(|&m| match style {
+                Style::Usi => m.to_string(),
+                Style::Western => western(pos, m, legal, false),
+                Style::WesternNumeric => western(pos, m, legal, true),
+                Style::Japanese => japanese(pos, m, legal, ctx.previous, true),
+            })
+            .collect()
+    };
     match cands.len() {
         1 => Ok(cands[0]),
-        0 => Err(explain(pos, p, piece, from, to, drop, promote)),
-        _ => {
-            let style = ctx.style.unwrap_or(if p.kanji {
-                Style::Japanese
-            } else if p.usi {
-                Style::Usi
-            } else if p.numeric {
-                Style::WesternNumeric
-            } else {
-                Style::Western
-            });
-            let written = cands
-                .iter()
-                .map(|&m| match style {
-                    Style::Usi => m.to_string(),
-                    Style::Western => western(pos, m, legal, false),
-                    Style::WesternNumeric => western(pos, m, legal, true),
-                    Style::Japanese => japanese(pos, m, legal, ctx.previous, true),
+        0 => match explain(pos, p, piece, from, to, drop, promote) {
+            Some(e) => Err(e),
+            None => {
+                // Legal moves go there, just not as written: offer them.
+                let mut near: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| m.to() == to)
+                    .filter(|m| from.is_none_or(|f| m.from() == Some(f)))
+                    .filter(|m| piece.is_none_or(|k| moving_kind(pos, *m) == Some(k)))
+                    .collect();
+                near.sort_unstable();
+                if near.is_empty() {
+                    return Err(MoveInputError::NoPieceCanReach { kind: piece, to });
+                }
+                let written = write(&near);
+                Err(MoveInputError::NotAsWritten {
+                    candidates: near,
+                    written,
                 })
-                .collect();
+            }
+        },
+        _ => {
+            let written = write(&cands);
             Err(MoveInputError::Ambiguous {
                 candidates: cands,
                 written,
@@ -406,7 +428,8 @@ fn resolve(
 }
 
 /// Why nothing fits: the rule a fully described move breaks, the wrong piece,
-/// or that no piece can get there.
+/// or that no piece can get there; `None` when a legal move of the written
+/// piece does go there, only not as written (disambiguator, promotion mark).
 fn explain(
     pos: &Position,
     p: &Parsed,
@@ -415,24 +438,24 @@ fn explain(
     to: Square,
     drop: bool,
     promote: Option<bool>,
-) -> MoveInputError {
+) -> Option<MoveInputError> {
     let us = pos.side_to_move();
     if drop {
         let kind = piece.unwrap_or(PieceKind::Pawn);
-        return match pos.check_move(Move::Drop { kind, to }) {
-            Err(e) => MoveInputError::Illegal(e),
-            Ok(()) => MoveInputError::NoPieceCanReach { kind: piece, to },
-        };
+        return pos
+            .check_move(Move::Drop { kind, to })
+            .err()
+            .map(MoveInputError::Illegal);
     }
     if let Some(f) = from {
         let actual = pos.piece_at(f).map(|q| q.kind);
         if let (Some(k), Some(a)) = (piece, actual) {
             if pos.piece_at(f).is_some_and(|q| q.color == us) && a != k {
-                return MoveInputError::WrongPiece {
+                return Some(MoveInputError::WrongPiece {
                     from: f,
                     written: k,
                     actual: Some(a),
-                };
+                });
             }
         }
         let mv = Move::Normal {
@@ -440,13 +463,10 @@ fn explain(
             to,
             promote: promote.unwrap_or(false),
         };
-        return match pos.check_move(mv) {
-            Err(e) => MoveInputError::Illegal(e),
-            Ok(()) => MoveInputError::NoPieceCanReach { kind: piece, to },
-        };
+        return pos.check_move(mv).err().map(MoveInputError::Illegal);
     }
     let Some(kind) = piece else {
-        return MoveInputError::NoPieceCanReach { kind: None, to };
+        return Some(MoveInputError::NoPieceCanReach { kind: None, to });
     };
     // Pieces of that kind that move that way, ignoring everything else.
     let mut errors: Vec<IllegalMove> = Vec::new();
@@ -467,20 +487,20 @@ fn explain(
     if !any_legal && !p.board_move && kind.is_hand_kind() && pos.hand(us).count(kind) > 0 {
         if let Err(e) = pos.check_move(Move::Drop { kind, to }) {
             if errors.is_empty() {
-                return MoveInputError::Illegal(e);
+                return Some(MoveInputError::Illegal(e));
             }
         }
     }
     if any_legal {
-        return MoveInputError::NoPieceCanReach { kind: piece, to };
+        return None;
     }
     let informative = errors
         .iter()
         .find(|e| !matches!(e, IllegalMove::PathBlocked { .. }));
-    match informative.or(errors.first()) {
+    Some(match informative.or(errors.first()) {
         Some(&e) => MoveInputError::Illegal(e),
         None => MoveInputError::NoPieceCanReach { kind: piece, to },
-    }
+    })
 }
 
 #[cfg(test)]

@@ -180,7 +180,8 @@ impl GameRecord {
 /// A file format for game records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RecordFormat {
-    /// KIF (Kifu for Windows, lishogi, ShogiGUI; UTF-8 `.kifu` or Shift-JIS `.kif`).
+    /// KIF (Kifu for Windows, lishogi, ShogiGUI; UTF-8 `.kifu` or Shift-JIS
+    /// `.kif`). Reading also accepts KI2 (`.ki2`, moves without origins).
     Kif,
     /// CSA V2.2.
     Csa,
@@ -189,12 +190,12 @@ pub enum RecordFormat {
 }
 
 impl RecordFormat {
-    /// The format for a file name's extension (`kif`, `kifu`, `csa`, `usi`, `sfen`, `txt`).
+    /// The format for a file name's extension (`kif`, `kifu`, `ki2`, `csa`, `usi`, `sfen`).
     #[must_use]
     pub fn from_extension(path: &str) -> Option<RecordFormat> {
         let ext = path.rsplit('.').next()?.to_ascii_lowercase();
         match ext.as_str() {
-            "kif" | "kifu" => Some(RecordFormat::Kif),
+            "kif" | "kifu" | "ki2" | "ki2u" => Some(RecordFormat::Kif),
             "csa" => Some(RecordFormat::Csa),
             "usi" | "sfen" => Some(RecordFormat::Usi),
             _ => None,
@@ -305,5 +306,70 @@ pub fn write_record(record: &GameRecord, format: RecordFormat) -> Result<String,
         RecordFormat::Kif => kif::write(record),
         RecordFormat::Csa => csa::write(record),
         RecordFormat::Usi => Ok(usi::write(record)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::EnteringKingRule;
+
+    #[test]
+    fn a_finished_game_becomes_a_record() {
+        let start = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G 1").unwrap();
+        let mut game = Game::new(start, EnteringKingRule::default());
+        game.play(Move::from_usi("G*5b").unwrap()).unwrap();
+        let r = GameRecord::from_game(&game);
+        assert_eq!(r.termination, Some(Termination::Checkmate));
+        assert_eq!(
+            r.termination.and_then(|t| t.winner(Color::Gote)),
+            Some(Color::Sente)
+        );
+        let kif = write_record(&r, RecordFormat::Kif).unwrap();
+        assert!(
+            kif.contains("   1 ５二金打\n   2 詰み\nまで1手で先手の勝ち"),
+            "{kif}"
+        );
+        let csa = write_record(&r, RecordFormat::Csa).unwrap();
+        assert!(csa.ends_with("+0052KI\n%TSUMI\n"), "{csa}");
+        assert_eq!(
+            write_record(&r, RecordFormat::Usi).unwrap(),
+            format!("position sfen {} moves G*5b\n", r.start.to_sfen())
+        );
+    }
+
+    #[test]
+    fn formats_are_detected() {
+        assert_eq!(
+            detect_format("position startpos moves 7g7f"),
+            RecordFormat::Usi
+        );
+        assert_eq!(detect_format("'comment\nV2.2\nPI\n+\n"), RecordFormat::Csa);
+        assert_eq!(detect_format("+7776FU\n"), RecordFormat::Csa);
+        assert_eq!(
+            detect_format("#KIF version=2.0\n手合割：平手\n"),
+            RecordFormat::Kif
+        );
+        assert_eq!(detect_format("後手の持駒：なし\n"), RecordFormat::Kif);
+        assert_eq!(
+            RecordFormat::from_extension("game.KIFU"),
+            Some(RecordFormat::Kif)
+        );
+        assert_eq!(RecordFormat::from_extension("game.txt"), None);
+    }
+
+    #[test]
+    fn minishogi_records_travel_as_usi_only() {
+        let r = GameRecord::new(Position::minishogi_startpos(), Vec::new());
+        assert_eq!(
+            write_record(&r, RecordFormat::Kif),
+            Err(RecordError::Unsupported(RecordFormat::Kif))
+        );
+        assert_eq!(
+            write_record(&r, RecordFormat::Csa),
+            Err(RecordError::Unsupported(RecordFormat::Csa))
+        );
+        let usi = write_record(&r, RecordFormat::Usi).unwrap();
+        assert_eq!(read_record(usi.as_bytes(), None).unwrap(), r);
     }
 }
