@@ -39,6 +39,8 @@ pub enum Command {
         #[arg(long)]
         sfen: Option<String>,
     },
+    /// Draw a position as PNG, or a game as an animated GIF.
+    Render(crate::render::cli::RenderArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -77,6 +79,7 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
         Command::Legal { sfen: Some(s) } => {
             writeln!(out, "{}", legal_line(&s))?;
         }
+        Command::Render(args) => crate::render::cli::run(&args)?,
         Command::Legal { sfen: None } => {
             for line in std::io::stdin().lock().lines() {
                 let line = line?;
