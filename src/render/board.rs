@@ -227,7 +227,7 @@ impl Kit {
             board: locks(14 * 2 * 3 * 5),
             hand: locks(7 * 2 * 3),
             badges: locks(256),
-            bases: locks(16),
+            bases: locks(24),
             idx: CellBg::ALL.map(|b| p.nearest(b.rgb(c))),
         }
     }
@@ -308,11 +308,11 @@ impl Kit {
         })
     }
 
-    fn base(&self, l: &Layout, opts: &RenderOptions, to_move: Color) -> &Base {
+    fn base(&self, l: &Layout, opts: &RenderOptions, to_move: Option<Color>) -> &Base {
         let i = usize::from(l.n == 5)
             + 2 * usize::from(opts.flip)
             + 4 * usize::from(opts.coords == Coordinates::Letters)
-            + 8 * to_move.index();
+            + 8 * to_move.map_or(2, Color::index);
         self.bases[i].get_or_init(|| {
             let img = draw_base(l, opts, to_move, self.theme.colors());
             let px = Quantizer::new(self.palette()).map(img.as_raw());
@@ -337,16 +337,19 @@ impl Kit {
         })
     }
 
-    /// Composes the picture of `pos` as palette indices.
+    /// Composes the picture of `pos` as palette indices. Without
+    /// `show_turn` neither side's marker is emphasised (for animations, where
+    /// a marker changing every frame would make every frame large).
     pub(crate) fn compose(
         &self,
         pos: &Position,
         last: Option<Move>,
         opts: &RenderOptions,
+        show_turn: bool,
     ) -> Frame {
         let n = i32::from(pos.variant().size());
         let l = Layout::new(n);
-        let base = self.base(&l, opts, pos.side_to_move());
+        let base = self.base(&l, opts, show_turn.then(|| pos.side_to_move()));
         let mut px = base.px.clone();
         let width = l.width as usize;
         let bottom = if opts.flip { Color::Gote } else { Color::Sente };
@@ -471,7 +474,7 @@ fn draw_marker(img: &mut RgbImage, cx: f32, cy: f32, filled: bool, color: Rgb, b
 }
 
 /// Draws the static part of the picture in RGB.
-fn draw_base(l: &Layout, opts: &RenderOptions, to_move: Color, c: &Colors) -> RgbImage {
+fn draw_base(l: &Layout, opts: &RenderOptions, to_move: Option<Color>, c: &Colors) -> RgbImage {
     let mut img = RgbImage::from_pixel(l.width as u32, l.height as u32, image::Rgb(c.frame));
     for (x, y, w, h) in [l.top_stand, l.bottom_stand] {
         fill_rect(&mut img, x, y, w as u32, h as u32, c.stand);
@@ -506,7 +509,7 @@ fn draw_base(l: &Layout, opts: &RenderOptions, to_move: Color, c: &Colors) -> Rg
     }
     let top = if opts.flip { Color::Sente } else { Color::Gote };
     for (color, (x, y)) in [(top, l.top_marker), (!top, l.bottom_marker)] {
-        let col = if color == to_move {
+        let col = if Some(color) == to_move {
             c.marker_on
         } else {
             c.marker_off

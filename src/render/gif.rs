@@ -27,12 +27,12 @@ pub(super) fn game_gif(
     }
     let mut pos = start.clone();
     let mut frames = Vec::with_capacity(moves.len() + 1);
-    frames.push(r.compose(&pos, None, opts));
+    frames.push(r.compose_animation_frame(&pos, None, opts));
     for (index, &mv) in moves.iter().enumerate() {
         pos.check_move(mv)
             .map_err(|reason| GifError::IllegalMove { index, mv, reason })?;
         pos.play_unchecked(mv);
-        frames.push(r.compose(&pos, Some(mv), opts));
+        frames.push(r.compose_animation_frame(&pos, Some(mv), opts));
     }
     Ok(encode(&frames))
 }
@@ -85,7 +85,7 @@ fn encode(frames: &[Frame]) -> Vec<u8> {
                     width: w,
                     height: h,
                     delay,
-                    buffer: Cow::Borrowed(&f.pixels),
+                    buffer: Cow::Owned(lzw_encode(&f.pixels)),
                     ..gif::Frame::default()
                 },
                 Some(prev) => {
@@ -109,13 +109,86 @@ fn encode(frames: &[Frame]) -> Vec<u8> {
                         delay,
                         transparent: Some(TRANSPARENT),
                         dispose: gif::DisposalMethod::Keep,
-                        buffer: Cow::Owned(buf),
+                        buffer: Cow::Owned(lzw_encode(&buf)),
                         ..gif::Frame::default()
                     }
                 }
             };
-            enc.write_frame(&frame).expect("GIF frame in memory");
+            enc.write_lzw_pre_encoded_frame(&frame)
+                .expect("GIF frame in memory");
         }
+    }
+    out
+}
+
+/// GIF's LZW for 8-bit indices: the minimum code size byte, then the code
+/// stream. Written here rather than taken from the `gif` crate because delta
+/// frames are long runs of one index, and a small open-addressing table makes
+/// this several times faster than the general encoder for them.
+fn lzw_encode(data: &[u8]) -> Vec<u8> {
+    const MIN: u32 = 8;
+    const CLEAR: u32 = 1 << MIN;
+    const EOI: u32 = CLEAR + 1;
+    const SLOTS: usize = 1 << 14;
+    const EMPTY: u32 = u32::MAX;
+    let mut out = Vec::with_capacity(data.len() / 8 + 16);
+    out.push(MIN as u8);
+    let (mut acc, mut nbits) = (0u64, 0u32);
+    let mut put = |out: &mut Vec<u8>, code: u32, width: u32| {
+        acc |= u64::from(code) << nbits;
+        nbits += width;
+        while nbits >= 8 {
+            out.push(acc as u8);
+            acc >>= 8;
+            nbits -= 8;
+        }
+    };
+    let mut keys = vec![EMPTY; SLOTS];
+    let mut vals = vec![0u16; SLOTS];
+    let mut width = MIN + 1;
+    let mut max_code = EOI;
+    put(&mut out, CLEAR, width);
+    let Some((&first, rest)) = data.split_first() else {
+        put(&mut out, EOI, width);
+        if nbits > 0 {
+            out.push(acc as u8);
+        }
+        return out;
+    };
+    let mut cur = u32::from(first);
+    for &b in rest {
+        let key = (cur << 8) | u32::from(b);
+        let mut slot = (key.wrapping_mul(0x9E37_79B1) >> 18) as usize & (SLOTS - 1);
+        loop {
+            let k = keys[slot];
+            if k == key {
+                cur = u32::from(vals[slot]);
+                break;
+            }
+            if k == EMPTY {
+                put(&mut out, cur, width);
+                max_code += 1;
+                keys[slot] = key;
+                vals[slot] = max_code as u16;
+                if max_code >= (1 << width) {
+                    width += 1;
+                }
+                if max_code == 4095 {
+                    put(&mut out, CLEAR, width);
+                    keys.fill(EMPTY);
+                    width = MIN + 1;
+                    max_code = EOI;
+                }
+                cur = u32::from(b);
+                break;
+            }
+            slot = (slot + 1) & (SLOTS - 1);
+        }
+    }
+    put(&mut out, cur, width);
+    put(&mut out, EOI, width);
+    if nbits > 0 {
+        out.push(acc as u8);
     }
     out
 }
@@ -144,6 +217,46 @@ mod tests {
         }
         assert_eq!(n, 5);
         assert_eq!(delays.last(), Some(&FINAL_DELAY));
+    }
+
+    /// Decodes one frame of `w`×`h` indices written with our LZW.
+    fn roundtrip(data: &[u8], w: u16, h: u16) -> Vec<u8> {
+        let mut out = Vec::new();
+        {
+            let mut enc = gif::Encoder::new(&mut out, w, h, &[0u8; 768]).unwrap();
+            let f = gif::Frame {
+                width: w,
+                height: h,
+                buffer: Cow::Owned(lzw_encode(data)),
+                ..gif::Frame::default()
+            };
+            enc.write_lzw_pre_encoded_frame(&f).unwrap();
+        }
+        let mut opts = gif::DecodeOptions::new();
+        opts.set_color_output(gif::ColorOutput::Indexed);
+        let mut dec = opts.read_info(out.as_slice()).unwrap();
+        dec.read_next_frame().unwrap().unwrap().buffer.to_vec()
+    }
+
+    #[test]
+    fn lzw_roundtrips() {
+        // Noise fills the table many times over (clear codes); runs make long codes.
+        let mut rng = fastrand::Rng::with_seed(7);
+        let noise: Vec<u8> = (0..300 * 200).map(|_| rng.u8(..)).collect();
+        assert_eq!(roundtrip(&noise, 300, 200), noise);
+        let runs: Vec<u8> = (0..300 * 200)
+            .map(|i| {
+                if (i / 300) % 40 < 30 {
+                    255
+                } else {
+                    (i % 5) as u8
+                }
+            })
+            .collect();
+        assert_eq!(roundtrip(&runs, 300, 200), runs);
+        let few: Vec<u8> = (0..64 * 64).map(|i| (i % 3) as u8).collect();
+        assert_eq!(roundtrip(&few, 64, 64), few);
+        assert_eq!(roundtrip(&[42], 1, 1), vec![42]);
     }
 
     #[test]

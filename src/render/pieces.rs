@@ -215,15 +215,15 @@ pub(crate) fn draw_sprite(
             draw_char_centered(&mut img, b, em, cx, yb, ink);
         }
         PieceStyle::International => {
-            let cy = mirror(top + ph * 0.60);
-            let (rx, ry) = (pw * 0.31, ph * 0.25);
+            let cy = mirror(top + ph * 0.58);
+            let (rx, ry) = (pw * 0.36, ph * 0.29);
             // Forward is up on the sprite, except for DownUpright pieces.
             let fwd = if facing == Facing::DownUpright {
                 -1.0
             } else {
                 1.0
             };
-            let dot = (pw * 0.075).max(1.6);
+            let dot = (pw * 0.072).max(1.6);
             let line = (pw * 0.07).max(1.5);
             for st in moves(kind) {
                 match st {
@@ -233,8 +233,8 @@ pub(crate) fn draw_sprite(
                     }
                     Step::Slide(dx, dy) => {
                         let (ux, uy) = (f32::from(dx), f32::from(dy) * fwd);
-                        let a = (cx + ux * rx * 0.62, cy + uy * ry * 0.62);
-                        let b = (cx + ux * rx * 1.18, cy + uy * ry * 1.18);
+                        let a = (cx + ux * rx * 0.6, cy + uy * ry * 0.6);
+                        let b = (cx + ux * rx * 1.08, cy + uy * ry * 1.08);
                         fill_polygon(&mut img, &segment_points(a, b, line), ink);
                         // Arrow head at the far end.
                         let len = (ux * ux * rx * rx + uy * uy * ry * ry).sqrt();
@@ -254,12 +254,9 @@ pub(crate) fn draw_sprite(
                         );
                     }
                     Step::Jump(dx) => {
-                        let px = cx + f32::from(dx) * rx * 0.62;
-                        let py = cy - 1.72 * ry * fwd;
+                        let px = cx + f32::from(dx) * rx * 0.55;
+                        let py = cy - 1.55 * ry * fwd;
                         fill_circle(&mut img, px, py, dot, ink);
-                        // A small ring marks that the knight jumps.
-                        let pyk = cy - 0.9 * ry * fwd;
-                        fill_circle(&mut img, px, pyk, dot * 0.55, ink);
                     }
                 }
             }
@@ -267,7 +264,7 @@ pub(crate) fn draw_sprite(
             draw_text_centered(
                 &mut img,
                 letter(kind).encode_utf8(&mut t),
-                ph * 0.34,
+                ph * 0.42,
                 cx,
                 cy,
                 ink,
