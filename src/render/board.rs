@@ -19,7 +19,7 @@ pub(crate) const SQ_W: i32 = 48;
 /// Square height in pixels.
 pub(crate) const SQ_H: i32 = 52;
 const MARGIN: i32 = 10;
-const FILES_ROW: i32 = 22;
+const FILES_ROW: i32 = 24;
 const STAND_W: i32 = 72;
 const STAND_GAP: i32 = 8;
 const WOOD_PAD: i32 = 6;
@@ -458,7 +458,7 @@ fn hoshi_points(l: &Layout) -> Vec<(f32, f32)> {
 
 /// A koma-shaped marker (☗ filled, ☖ outlined) centred on (cx, cy).
 fn draw_marker(img: &mut RgbImage, cx: f32, cy: f32, filled: bool, color: Rgb, bg: Rgb) {
-    let (w, h) = (20.0, 24.0);
+    let (w, h) = (22.0, 27.0);
     let (l, t) = (cx - w / 2.0, cy - h / 2.0);
     let pts = vec![
         (cx, t),
@@ -476,8 +476,22 @@ fn draw_marker(img: &mut RgbImage, cx: f32, cy: f32, filled: bool, color: Rgb, b
 /// Draws the static part of the picture in RGB.
 fn draw_base(l: &Layout, opts: &RenderOptions, to_move: Option<Color>, c: &Colors) -> RgbImage {
     let mut img = RgbImage::from_pixel(l.width as u32, l.height as u32, image::Rgb(c.frame));
-    for (x, y, w, h) in [l.top_stand, l.bottom_stand] {
-        fill_rect(&mut img, x, y, w as u32, h as u32, c.stand);
+    let top = if opts.flip { Color::Sente } else { Color::Gote };
+    for (color, (x, y, w, h)) in [(top, l.top_stand), (!top, l.bottom_stand)] {
+        if Some(color) == to_move {
+            // The stand of the side to move is framed in the accent colour.
+            fill_rect(&mut img, x, y, w as u32, h as u32, c.marker_on);
+            fill_rect(
+                &mut img,
+                x + 2,
+                y + 2,
+                (w - 4) as u32,
+                (h - 4) as u32,
+                c.stand,
+            );
+        } else {
+            fill_rect(&mut img, x, y, w as u32, h as u32, c.stand);
+        }
     }
     let (wx, wy, ww, wh) = l.wood;
     fill_rect(&mut img, wx, wy, ww as u32, wh as u32, c.wood);
@@ -501,13 +515,12 @@ fn draw_base(l: &Layout, opts: &RenderOptions, to_move: Option<Color>, c: &Color
         let file = if opts.flip { i + 1 } else { n - i };
         let x = (l.gx + i * SQ_W) as f32 + SQ_W as f32 / 2.0 + 0.5;
         let digit = char::from_digit(file as u32, 10).unwrap_or('?');
-        draw_char_centered(&mut img, digit, 15.0, x, l.files_y, c.coord);
+        draw_char_centered(&mut img, digit, 17.0, x, l.files_y, c.coord);
         let rank = if opts.flip { n - i } else { i + 1 };
         let y = (l.gy + i * SQ_H) as f32 + SQ_H as f32 / 2.0 + 0.5;
         let (ch, em) = rank_label(rank, opts.coords);
         draw_char_centered(&mut img, ch, em, l.ranks_x, y, c.coord);
     }
-    let top = if opts.flip { Color::Sente } else { Color::Gote };
     for (color, (x, y)) in [(top, l.top_marker), (!top, l.bottom_marker)] {
         let col = if Some(color) == to_move {
             c.marker_on
@@ -524,8 +537,8 @@ pub(crate) fn rank_label(rank: i32, coords: Coordinates) -> (char, f32) {
     const KANJI: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
     let i = (rank.clamp(1, 9) - 1) as usize;
     match coords {
-        Coordinates::Kanji => (KANJI[i], 15.0),
-        Coordinates::Letters => ((b'a' + i as u8) as char, 17.0),
+        Coordinates::Kanji => (KANJI[i], 16.5),
+        Coordinates::Letters => ((b'a' + i as u8) as char, 19.0),
     }
 }
 
@@ -551,7 +564,7 @@ mod tests {
 
     #[test]
     fn layout_sizes() {
-        assert_eq!(image_size(Variant::Standard), (647, 525));
+        assert_eq!(image_size(Variant::Standard), (647, 527));
         let (w, h) = image_size(Variant::Minishogi);
         assert!(w <= 480 && h <= 360, "{w}x{h}");
     }

@@ -175,7 +175,17 @@ pub(crate) fn draw_sprite(
     }
     fill_polygon(&mut img, &outer, colors.edge);
     let edge_w = (king.0 * 0.04).clamp(1.2, 2.4);
-    fill_polygon(&mut img, &inset_convex(&outer, edge_w), colors.fill);
+    let mut inner = inset_convex(&outer, edge_w);
+    // A thicker edge along the base reads as the koma's thickness.
+    let base_lift = if facing == Facing::DownUpright {
+        -edge_w * 0.7
+    } else {
+        edge_w * 0.7
+    };
+    for p in &mut inner[2..4] {
+        p.1 -= base_lift;
+    }
+    fill_polygon(&mut img, &inner, colors.fill);
     let ink = if kind.is_promoted() {
         colors.red
     } else {
