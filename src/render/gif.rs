@@ -260,6 +260,44 @@ mod tests {
     }
 
     #[test]
+    fn delta_frames_rebuild_every_position() {
+        let start = Position::startpos();
+        let usi = ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "8b3b", "4e3d"];
+        let moves: Vec<Move> = usi.iter().map(|m| Move::from_usi(m).unwrap()).collect();
+        let opts = RenderOptions {
+            flip: true,
+            ..RenderOptions::default()
+        };
+        let r = Renderer::new();
+        let bytes = r.game_gif(&start, &moves, &opts).unwrap();
+        let mut dopts = gif::DecodeOptions::new();
+        dopts.set_color_output(gif::ColorOutput::Indexed);
+        let mut dec = dopts.read_info(bytes.as_slice()).unwrap();
+        let (w, h) = (usize::from(dec.width()), usize::from(dec.height()));
+        let mut canvas = vec![0u8; w * h];
+        let mut pos = start;
+        for i in 0..=moves.len() {
+            let f = dec.read_next_frame().unwrap().unwrap();
+            for y in 0..usize::from(f.height) {
+                for x in 0..usize::from(f.width) {
+                    let p = f.buffer[y * usize::from(f.width) + x];
+                    if Some(p) != f.transparent {
+                        canvas[(y + usize::from(f.top)) * w + x + usize::from(f.left)] = p;
+                    }
+                }
+            }
+            let last = i.checked_sub(1).map(|k| moves[k]);
+            if let Some(mv) = last {
+                pos.play_unchecked(mv);
+            }
+            assert!(
+                canvas == r.compose_animation_frame(&pos, last, &opts).pixels,
+                "frame {i}"
+            );
+        }
+    }
+
+    #[test]
     fn illegal_move_is_an_error() {
         let start = Position::startpos();
         let moves = [
