@@ -86,11 +86,11 @@ impl Layout {
             bottom_stand: (right_x, wood_y, STAND_W, stand_h),
             top_marker: (
                 (MARGIN + STAND_W / 2) as f32,
-                (wood_y + MARKER_H / 2) as f32,
+                (wood_y + MARKER_H / 2) as f32 - 1.5,
             ),
             bottom_marker: (
                 (right_x + STAND_W / 2) as f32,
-                (wood_y + wood_h - MARKER_H / 2) as f32,
+                (wood_y + wood_h - MARKER_H / 2) as f32 + 1.5,
             ),
             ranks_x: ranks_x0 as f32 + RANKS_COL as f32 / 2.0,
             files_y: MARGIN as f32 + FILES_ROW as f32 / 2.0 + 1.0,
@@ -458,7 +458,7 @@ fn hoshi_points(l: &Layout) -> Vec<(f32, f32)> {
 
 /// A koma-shaped marker (☗ filled, ☖ outlined) centred on (cx, cy).
 fn draw_marker(img: &mut RgbImage, cx: f32, cy: f32, filled: bool, color: Rgb, bg: Rgb) {
-    let (w, h) = (22.0, 27.0);
+    let (w, h) = (22.0, 26.0);
     let (l, t) = (cx - w / 2.0, cy - h / 2.0);
     let pts = vec![
         (cx, t),
@@ -479,19 +479,26 @@ fn draw_base(l: &Layout, opts: &RenderOptions, to_move: Option<Color>, c: &Color
     let top = if opts.flip { Color::Sente } else { Color::Gote };
     for (color, (x, y, w, h)) in [(top, l.top_stand), (!top, l.bottom_stand)] {
         if Some(color) == to_move {
-            // The stand of the side to move is framed in the accent colour.
-            fill_rect(&mut img, x, y, w as u32, h as u32, c.marker_on);
+            // The stand of the side to move gets an accent ring on the frame,
+            // where the accent stands out in both themes.
             fill_rect(
                 &mut img,
-                x + 2,
-                y + 2,
-                (w - 4) as u32,
-                (h - 4) as u32,
-                c.stand,
+                x - 3,
+                y - 3,
+                (w + 6) as u32,
+                (h + 6) as u32,
+                c.marker_on,
             );
-        } else {
-            fill_rect(&mut img, x, y, w as u32, h as u32, c.stand);
+            fill_rect(
+                &mut img,
+                x - 1,
+                y - 1,
+                (w + 2) as u32,
+                (h + 2) as u32,
+                c.frame,
+            );
         }
+        fill_rect(&mut img, x, y, w as u32, h as u32, c.stand);
     }
     let (wx, wy, ww, wh) = l.wood;
     fill_rect(&mut img, wx, wy, ww as u32, wh as u32, c.wood);
