@@ -334,6 +334,69 @@ mod tests {
     }
 
     #[test]
+    fn renderer_is_shareable_between_threads() {
+        fn check<T: Send + Sync>() {}
+        check::<Renderer>();
+        check::<Frame>();
+    }
+
+    /// Random games (fixed seed), random options and random "last moves",
+    /// many of them nonsense: every picture is drawn without panicking and
+    /// has the size of its variant.
+    #[test]
+    fn random_positions_and_options_draw() {
+        use crate::shogi::{PieceKind, Square};
+        let mut rng = fastrand::Rng::with_seed(2024);
+        let r = Renderer::new();
+        for game in 0..24 {
+            let mut pos = if game % 3 == 0 {
+                Position::minishogi_startpos()
+            } else {
+                Position::startpos()
+            };
+            for ply in 0..rng.usize(0..120) {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let mv = legal[rng.usize(..legal.len())];
+                pos.play_unchecked(mv);
+                if ply % 9 != 0 {
+                    continue;
+                }
+                let sq = |rng: &mut fastrand::Rng| Square::from_index(rng.u8(0..81)).unwrap();
+                let last = match rng.u8(0..4) {
+                    0 => None,
+                    1 => Some(mv),
+                    2 => Some(Move::Normal {
+                        from: sq(&mut rng),
+                        to: sq(&mut rng),
+                        promote: true,
+                    }),
+                    _ => Some(Move::Drop {
+                        kind: PieceKind::King,
+                        to: sq(&mut rng),
+                    }),
+                };
+                let opts = RenderOptions {
+                    style: PieceStyle::ALL[rng.usize(0..3)],
+                    theme: Theme::ALL[rng.usize(0..2)],
+                    coords: if rng.bool() {
+                        Coordinates::Kanji
+                    } else {
+                        Coordinates::Letters
+                    },
+                    flip: rng.bool(),
+                    upright_opponent: rng.bool(),
+                };
+                let f = r.compose(&pos, last, &opts);
+                assert_eq!((f.width, f.height), image_size(pos.variant()));
+                assert_eq!(f.pixels.len(), (f.width * f.height) as usize);
+            }
+        }
+    }
+
+    #[test]
     fn odd_last_moves_do_not_panic() {
         let pos = Position::minishogi_startpos();
         let sq = |f, r| crate::shogi::Square::new(f, r).unwrap();
