@@ -155,35 +155,58 @@ fn lzw_encode(data: &[u8]) -> Vec<u8> {
         }
         return out;
     };
+    // Runs of the transparent index dominate delta frames. The codes for
+    // "T repeated k times" are kept in `runs[k]`, so extending a run needs no
+    // hashing; those entries never go into the hash table.
+    const T: u8 = TRANSPARENT;
+    let mut runs: Vec<u16> = vec![0, u16::from(T)];
     let mut cur = u32::from(first);
+    let mut run = usize::from(first == T);
     for &b in rest {
-        let key = (cur << 8) | u32::from(b);
-        let mut slot = (key.wrapping_mul(0x9E37_79B1) >> 18) as usize & (SLOTS - 1);
-        loop {
-            let k = keys[slot];
-            if k == key {
-                cur = u32::from(vals[slot]);
-                break;
+        if run > 0 && b == T {
+            if let Some(&code) = runs.get(run + 1) {
+                cur = u32::from(code);
+                run += 1;
+                continue;
             }
-            if k == EMPTY {
-                put(&mut out, cur, width);
-                max_code += 1;
-                keys[slot] = key;
-                vals[slot] = max_code as u16;
-                if max_code >= (1 << width) {
-                    width += 1;
+            put(&mut out, cur, width);
+            max_code += 1;
+            runs.push(max_code as u16);
+        } else {
+            let key = (cur << 8) | u32::from(b);
+            let mut slot = (key.wrapping_mul(0x9E37_79B1) >> 18) as usize & (SLOTS - 1);
+            let found = loop {
+                let k = keys[slot];
+                if k == key {
+                    break Some(vals[slot]);
                 }
-                if max_code == 4095 {
-                    put(&mut out, CLEAR, width);
-                    keys.fill(EMPTY);
-                    width = MIN + 1;
-                    max_code = EOI;
+                if k == EMPTY {
+                    break None;
                 }
-                cur = u32::from(b);
-                break;
+                slot = (slot + 1) & (SLOTS - 1);
+            };
+            if let Some(code) = found {
+                cur = u32::from(code);
+                run = 0;
+                continue;
             }
-            slot = (slot + 1) & (SLOTS - 1);
+            put(&mut out, cur, width);
+            max_code += 1;
+            keys[slot] = key;
+            vals[slot] = max_code as u16;
         }
+        if max_code >= (1 << width) {
+            width += 1;
+        }
+        if max_code == 4095 {
+            put(&mut out, CLEAR, width);
+            keys.fill(EMPTY);
+            runs.truncate(2);
+            width = MIN + 1;
+            max_code = EOI;
+        }
+        cur = u32::from(b);
+        run = usize::from(b == T);
     }
     put(&mut out, cur, width);
     put(&mut out, EOI, width);
@@ -257,6 +280,20 @@ mod tests {
         let few: Vec<u8> = (0..64 * 64).map(|i| (i % 3) as u8).collect();
         assert_eq!(roundtrip(&few, 64, 64), few);
         assert_eq!(roundtrip(&[42], 1, 1), vec![42]);
+        assert_eq!(roundtrip(&[255], 1, 1), vec![255]);
+        let blank = vec![TRANSPARENT; 300 * 200];
+        assert_eq!(roundtrip(&blank, 300, 200), blank);
+        // Runs of the transparent index between noise, across table resets.
+        let mixed: Vec<u8> = (0..300 * 200)
+            .map(|i| {
+                if (i / 97) % 3 == 0 {
+                    rng.u8(..)
+                } else {
+                    TRANSPARENT
+                }
+            })
+            .collect();
+        assert_eq!(roundtrip(&mixed, 300, 200), mixed);
     }
 
     #[test]

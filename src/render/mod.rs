@@ -34,7 +34,7 @@ mod theme;
 
 use std::sync::{LazyLock, OnceLock};
 
-pub use graph::{eval_graph_png, Eval, GameEnd, GameEndKind};
+pub use graph::{eval_graph_png, Eval, GameEnd, GameEndKind, EVAL_CLAMP};
 
 use crate::shogi::{Move, Position};
 
