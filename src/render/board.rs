@@ -193,14 +193,61 @@ struct Base {
     hoshi: Vec<(usize, u8)>,
 }
 
-/// Everything cached for one (style, theme): sprites, badges and bases.
+/// The static pictures of one theme, one per board size, orientation,
+/// coordinates and turn marker; shared by all piece styles.
+pub(crate) struct Bases {
+    theme: Theme,
+    slots: Vec<OnceLock<Base>>,
+}
+
+impl Bases {
+    /// An empty set; each base is drawn on first use.
+    pub(crate) fn new(theme: Theme) -> Bases {
+        Bases {
+            theme,
+            slots: locks(24),
+        }
+    }
+
+    fn get(&self, l: &Layout, opts: &RenderOptions, to_move: Option<Color>) -> &Base {
+        let i = usize::from(l.n == 5)
+            + 2 * usize::from(opts.flip)
+            + 4 * usize::from(opts.coords == Coordinates::Letters)
+            + 8 * to_move.map_or(2, Color::index);
+        self.slots[i].get_or_init(|| {
+            let c = self.theme.colors();
+            let palette = self.theme.palette();
+            let img = draw_base(l, opts, to_move, c);
+            let px = Quantizer::new(palette).map(img.as_raw());
+            let wood = palette.nearest(c.wood);
+            let mut hoshi = Vec::new();
+            if l.n == 9 {
+                for (hx, hy) in hoshi_points(l) {
+                    let (cx, cy) = (hx as i32, hy as i32);
+                    for y in cy - 4..=cy + 4 {
+                        for x in cx - 4..=cx + 4 {
+                            let on_line = (x - l.gx).rem_euclid(SQ_W) == 0
+                                || (y - l.gy).rem_euclid(SQ_H) == 0;
+                            let at = (y * l.width + x) as usize;
+                            if !on_line && px[at] != wood {
+                                hoshi.push((at, px[at]));
+                            }
+                        }
+                    }
+                }
+            }
+            Base { px, hoshi }
+        })
+    }
+}
+
+/// Everything cached for one (style, theme): piece sprites and badges.
 pub(crate) struct Kit {
     style: PieceStyle,
     theme: Theme,
     board: Vec<OnceLock<Tile>>,
     hand: Vec<OnceLock<Tile>>,
     badges: Vec<OnceLock<Tile>>,
-    bases: Vec<OnceLock<Base>>,
     idx: [u8; 5],
 }
 
@@ -227,7 +274,6 @@ impl Kit {
             board: locks(14 * 2 * 3 * 5),
             hand: locks(7 * 2 * 3),
             badges: locks(256),
-            bases: locks(24),
             idx: CellBg::ALL.map(|b| p.nearest(b.rgb(c))),
         }
     }
@@ -308,40 +354,12 @@ impl Kit {
         })
     }
 
-    fn base(&self, l: &Layout, opts: &RenderOptions, to_move: Option<Color>) -> &Base {
-        let i = usize::from(l.n == 5)
-            + 2 * usize::from(opts.flip)
-            + 4 * usize::from(opts.coords == Coordinates::Letters)
-            + 8 * to_move.map_or(2, Color::index);
-        self.bases[i].get_or_init(|| {
-            let img = draw_base(l, opts, to_move, self.theme.colors());
-            let px = Quantizer::new(self.palette()).map(img.as_raw());
-            let wood = self.idx[0];
-            let mut hoshi = Vec::new();
-            if l.n == 9 {
-                for (hx, hy) in hoshi_points(l) {
-                    let (cx, cy) = (hx as i32, hy as i32);
-                    for y in cy - 4..=cy + 4 {
-                        for x in cx - 4..=cx + 4 {
-                            let on_line = (x - l.gx).rem_euclid(SQ_W) == 0
-                                || (y - l.gy).rem_euclid(SQ_H) == 0;
-                            let at = (y * l.width + x) as usize;
-                            if !on_line && px[at] != wood {
-                                hoshi.push((at, px[at]));
-                            }
-                        }
-                    }
-                }
-            }
-            Base { px, hoshi }
-        })
-    }
-
     /// Composes the picture of `pos` as palette indices. Without
     /// `show_turn` neither side's marker is emphasised (for animations, where
     /// a marker changing every frame would make every frame large).
     pub(crate) fn compose(
         &self,
+        bases: &Bases,
         pos: &Position,
         last: Option<Move>,
         opts: &RenderOptions,
@@ -349,7 +367,7 @@ impl Kit {
     ) -> Frame {
         let n = i32::from(pos.variant().size());
         let l = Layout::new(n);
-        let base = self.base(&l, opts, show_turn.then(|| pos.side_to_move()));
+        let base = bases.get(&l, opts, show_turn.then(|| pos.side_to_move()));
         let mut px = base.px.clone();
         let width = l.width as usize;
         let bottom = if opts.flip { Color::Gote } else { Color::Sente };

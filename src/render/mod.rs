@@ -166,6 +166,7 @@ const PNG_LEVEL: u8 = 4;
 /// fresh `Renderer` is only needed to measure a cold start.
 pub struct Renderer {
     kits: [OnceLock<board::Kit>; 6],
+    bases: [board::Bases; 2],
 }
 
 impl Default for Renderer {
@@ -186,6 +187,7 @@ impl Renderer {
     pub fn new() -> Renderer {
         Renderer {
             kits: std::array::from_fn(|_| OnceLock::new()),
+            bases: Theme::ALL.map(board::Bases::new),
         }
     }
 
@@ -204,8 +206,9 @@ impl Renderer {
     /// Composes the picture of `pos`, with `last_move` highlighted, as palette indices.
     #[must_use]
     pub fn compose(&self, pos: &Position, last_move: Option<Move>, opts: &RenderOptions) -> Frame {
+        let bases = &self.bases[opts.theme as usize];
         self.kit(opts.style, opts.theme)
-            .compose(pos, last_move, opts, true)
+            .compose(bases, pos, last_move, opts, true)
     }
 
     /// A frame of an animation: like [`Renderer::compose`], without marking
@@ -216,8 +219,9 @@ impl Renderer {
         last_move: Option<Move>,
         opts: &RenderOptions,
     ) -> Frame {
+        let bases = &self.bases[opts.theme as usize];
         self.kit(opts.style, opts.theme)
-            .compose(pos, last_move, opts, false)
+            .compose(bases, pos, last_move, opts, false)
     }
 
     /// The PNG of `pos`, with `last_move` highlighted.
