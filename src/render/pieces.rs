@@ -225,8 +225,8 @@ pub(crate) fn draw_sprite(
             draw_char_centered(&mut img, b, em, cx, yb, ink);
         }
         PieceStyle::International => {
-            let cy = mirror(top + ph * 0.58);
-            let (rx, ry) = (pw * 0.36, ph * 0.29);
+            let cy = mirror(top + ph * 0.565);
+            let (rx, ry) = (pw * 0.37, ph * 0.30);
             // Forward is up on the sprite, except for DownUpright pieces.
             let fwd = if facing == Facing::DownUpright {
                 -1.0
@@ -274,7 +274,7 @@ pub(crate) fn draw_sprite(
             draw_text_centered(
                 &mut img,
                 letter(kind).encode_utf8(&mut t),
-                ph * 0.42,
+                ph * 0.45,
                 cx,
                 cy,
                 ink,
