@@ -103,17 +103,37 @@ pub struct RenderOptions {
 /// A composed picture: palette indices, one byte a pixel, row by row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frame {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// Palette index of every pixel.
-    pub pixels: Vec<u8>,
-    /// The theme whose palette the indices refer to.
-    pub theme: Theme,
+    width: u32,
+    height: u32,
+    pixels: Vec<u8>,
+    theme: Theme,
 }
 
 impl Frame {
+    /// Width in pixels.
+    #[must_use]
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in pixels.
+    #[must_use]
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The palette index of every pixel, row by row.
+    #[must_use]
+    pub fn pixels(&self) -> &[u8] {
+        &self.pixels
+    }
+
+    /// The theme whose palette the indices refer to.
+    #[must_use]
+    pub fn theme(&self) -> Theme {
+        self.theme
+    }
+
     /// The picture as an RGB image.
     #[must_use]
     pub fn to_rgb(&self) -> image::RgbImage {
