@@ -45,6 +45,8 @@ pub enum Command {
     Notation(crate::notation::cli::NotationArgs),
     /// Convert game records between KIF, CSA and USI (`import`, `export`).
     Kif(crate::notation::cli::KifArgs),
+    /// Draw a position as PNG, or a game as an animated GIF.
+    Render(crate::render::cli::RenderArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -93,6 +95,7 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
         Command::Legal { sfen: Some(s) } => {
             writeln!(out, "{}", legal_line(&s))?;
         }
+        Command::Render(args) => crate::render::cli::run(&args)?,
         Command::Legal { sfen: None } => {
             for line in std::io::stdin().lock().lines() {
                 let line = line?;

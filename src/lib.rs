@@ -10,5 +10,6 @@ pub mod cli;
 pub mod console;
 pub mod i18n;
 pub mod notation;
+pub mod render;
 pub mod shogi;
 pub mod store;

@@ -1,0 +1,90 @@
+//! Speed and size of the board renderer.
+//!
+//! Run: `cargo bench --bench render`. Targets (issue 4), for the midgame below
+//! with a last move: compose + encode median ≤ 3 ms and PNG ≤ 32 KB; cold start
+//! (first image, sprites included) ≤ 30 ms; a 100-move game GIF ≤ 150 ms and
+//! ≤ 1.5 MB. Sizes are asserted here; times are for criterion to report.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use komadai::render::{game_gif, RenderOptions, Renderer};
+use komadai::shogi::{Move, Position};
+
+const MIDGAME: &str =
+    "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124";
+
+/// A deterministic 100-move game: seeded random legal moves, preferring
+/// captures so that hands fill up and pieces promote as in a real game.
+fn hundred_moves() -> (Position, Vec<Move>) {
+    for seed in 1.. {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let start = Position::startpos();
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        while moves.len() < 100 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let captures: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&m| pos.is_capture(m))
+                .collect();
+            let mv = if !captures.is_empty() && rng.bool() {
+                captures[rng.usize(..captures.len())]
+            } else {
+                legal[rng.usize(..legal.len())]
+            };
+            pos.play_unchecked(mv);
+            moves.push(mv);
+        }
+        if moves.len() == 100 {
+            return (start, moves);
+        }
+    }
+    unreachable!("some seed gives 100 moves")
+}
+
+fn bench(c: &mut Criterion) {
+    let pos = Position::from_sfen(MIDGAME).unwrap();
+    let last = Some(Move::from_usi("6d5c").unwrap());
+    let opts = RenderOptions::default();
+    let t = std::time::Instant::now();
+    let r = Renderer::shared();
+    black_box(r.board_png(&pos, last, &opts));
+    println!(
+        "first image in this process (font, palette, base, sprites): {:?}",
+        t.elapsed()
+    );
+
+    let png = r.board_png(&pos, last, &opts);
+    println!("midgame PNG: {} bytes", png.len());
+    assert!(png.len() <= 32 * 1024, "midgame PNG is {} bytes", png.len());
+    let (start, moves) = hundred_moves();
+    let gif = game_gif(&start, &moves, &opts).unwrap();
+    println!("100-move GIF: {} bytes", gif.len());
+    assert!(gif.len() <= 1_500_000, "GIF is {} bytes", gif.len());
+
+    let mut g = c.benchmark_group("render");
+    g.bench_function("compose", |b| {
+        b.iter(|| r.compose(black_box(&pos), last, &opts))
+    });
+    let frame = r.compose(&pos, last, &opts);
+    g.bench_function("encode_png", |b| b.iter(|| black_box(&frame).to_png()));
+    g.bench_function("compose_encode_png", |b| {
+        b.iter(|| r.board_png(black_box(&pos), last, &opts))
+    });
+    g.bench_function("cold_start_first_png", |b| {
+        b.iter(|| Renderer::new().board_png(black_box(&pos), last, &opts))
+    });
+    g.sample_size(20);
+    g.bench_function("gif_100_moves", |b| {
+        b.iter(|| game_gif(black_box(&start), &moves, &opts).unwrap())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
