@@ -239,6 +239,38 @@ pub struct BoardView {
     pub theme: String,
 }
 
+impl BoardView {
+    /// The picture options for this view (the viewer's style and theme).
+    #[must_use]
+    pub fn render_options(&self) -> crate::render::RenderOptions {
+        use crate::render::{PieceStyle, RenderOptions, Theme};
+        RenderOptions {
+            style: match self.piece_style.as_str() {
+                "kanji2" => PieceStyle::TwoKanji,
+                "international" => PieceStyle::International,
+                _ => PieceStyle::Kanji,
+            },
+            theme: if self.theme == "dark" {
+                Theme::Dark
+            } else {
+                Theme::Light
+            },
+            flip: self.flip,
+            ..RenderOptions::default()
+        }
+    }
+
+    /// The board as PNG bytes.
+    pub fn png(&self) -> Result<Vec<u8>, crate::shogi::SfenError> {
+        let pos = crate::shogi::Position::from_sfen(&self.sfen)?;
+        let last = self
+            .last_move
+            .as_deref()
+            .and_then(|m| crate::shogi::Move::from_usi(m).ok());
+        Ok(crate::render::board_png(&pos, last, &self.render_options()))
+    }
+}
+
 /// A reply to one request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reply {

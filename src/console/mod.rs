@@ -374,10 +374,11 @@ impl Console {
         self.counter += 1;
         let mut image = None;
         if let Some(b) = &reply.board {
-            // The board is written as its SFEN until the renderer draws it.
-            let path = dir.join(format!("{:04}-game{}.sfen", self.counter, b.game_id));
-            if std::fs::write(&path, format!("{}\n", b.sfen)).is_ok() {
-                image = Some(path.display().to_string());
+            let path = dir.join(format!("{:04}-game{}.png", self.counter, b.game_id));
+            if let Ok(png) = b.png() {
+                if std::fs::write(&path, png).is_ok() {
+                    image = Some(path.display().to_string());
+                }
             }
         }
         let mut file = None;

@@ -20,8 +20,12 @@ use crate::shogi::{Move, Position, STANDARD_START_SFEN};
 #[derive(Debug, Args)]
 pub struct RenderArgs {
     /// The position to draw (SFEN; 5×5 boards are minishogi).
-    #[arg(long, conflicts_with = "game")]
+    #[arg(long, conflicts_with_all = ["game", "kif"])]
     pub sfen: Option<String>,
+    /// A game record (KIF, KI2, CSA or USI; Shift-JIS or UTF-8): draws the final
+    /// position, or the whole game with --gif.
+    #[arg(long, conflicts_with = "game")]
+    pub kif: Option<PathBuf>,
     /// A game: `startpos moves ...` or `sfen <SFEN> moves ...`; draws the final
     /// position (with the last move), or the whole game with --gif.
     #[arg(long)]
@@ -29,8 +33,8 @@ pub struct RenderArgs {
     /// Highlight this move (USI, e.g. 7g7f or P*5e) as the last one played.
     #[arg(long, requires = "sfen")]
     pub last_move: Option<String>,
-    /// Write an animated GIF of the game (needs --game).
-    #[arg(long, requires = "game")]
+    /// Write an animated GIF of the game (needs --game or --kif).
+    #[arg(long)]
     pub gif: bool,
     /// Piece labels.
     #[arg(long, value_enum, default_value_t = StyleArg::Kanji)]
@@ -84,9 +88,15 @@ pub enum CoordsArg {
 /// Why `komadai render` failed.
 #[derive(Debug, thiserror::Error)]
 pub enum RenderCliError {
-    /// Neither --sfen nor --game.
-    #[error("give --sfen or --game")]
+    /// Neither --sfen nor --game nor --kif.
+    #[error("give --sfen, --game or --kif")]
     NoInput,
+    /// --gif without a game.
+    #[error("--gif needs --game or --kif")]
+    GifNeedsGame,
+    /// The game record could not be read.
+    #[error("{0}")]
+    Record(#[from] crate::notation::RecordError),
     /// Bad SFEN.
     #[error("{0}")]
     Sfen(#[from] crate::shogi::SfenError),
@@ -164,10 +174,20 @@ pub fn parse_game_line(text: &str) -> Result<(Position, Vec<Move>), RenderCliErr
 pub fn run(args: &RenderArgs) -> Result<(), RenderCliError> {
     let opts = args.options();
     let r = Renderer::shared();
-    let bytes = if let Some(path) = &args.game {
+    let game = if let Some(path) = &args.game {
         let text = std::fs::read_to_string(path)?;
         let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        let (start, moves) = parse_game_line(line)?;
+        Some(parse_game_line(line)?)
+    } else if let Some(path) = &args.kif {
+        let record = crate::notation::read_record(&std::fs::read(path)?, None)?;
+        Some((record.start, record.moves))
+    } else {
+        None
+    };
+    if args.gif && game.is_none() {
+        return Err(RenderCliError::GifNeedsGame);
+    }
+    let bytes = if let Some((start, moves)) = game {
         if args.gif {
             r.game_gif(&start, &moves, &opts)?
         } else {
