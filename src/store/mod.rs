@@ -4,10 +4,16 @@
 //! Synchronous rusqlite; the schema lives only in `migrations/NNNN_name.sql`
 //! (append-only, applied on open by `rusqlite_migration`, version in
 //! `PRAGMA user_version`). Every connection runs in WAL mode with foreign keys
-//! on, a busy timeout, and `synchronous = FULL`: in WAL mode `NORMAL` survives
-//! a crash of the process but may lose the last commits on power loss or an
-//! OS crash; `FULL` syncs the WAL on every commit, so a move the bot has
-//! acknowledged survives both. The store bench measures what that costs.
+//! on and a busy timeout.
+//!
+//! Durability: `synchronous = NORMAL`. In WAL mode a committed transaction is
+//! in the WAL file before `COMMIT` returns, so it survives any crash of the
+//! process (tests/crash.rs kills the console with SIGKILL at random moments and
+//! finds every acknowledged move); the WAL is fsynced at checkpoints, so an
+//! OS crash or power loss can lose the most recent commits but never corrupts
+//! the database. `FULL` would fsync on every commit: on this project's VM that
+//! costs about 4 ms per move against 0.36 ms (benches/store.rs), an order of
+//! magnitude for a risk the host's storage layer usually covers.
 
 use std::path::Path;
 
@@ -73,7 +79,7 @@ impl Store {
 
     fn setup(mut conn: Connection) -> StoreResult<Store> {
         conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         migrations().to_latest(&mut conn)?;
