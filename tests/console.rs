@@ -306,3 +306,82 @@ fn games_survive_a_restart_and_buttons_still_work() {
     assert!(out.iter().all(ok), "{out:#?}");
     assert!(text(&out[1]).contains("ply 2"));
 }
+
+#[test]
+fn challenges_expire_decline_cancel_and_rematch() {
+    let c = Console::new();
+    let out = c.run(
+        "alice challenge @bob\ncarol decline 1\nbob decline 1\nalice challenge @bob\nbob cancel 2\nalice cancel 2\nalice challenge\nalice accept 3\n:clock +8d\n:tick\nbob accept 3\n",
+    );
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(t[1].contains("not addressed to you"), "{}", t[1]);
+    assert!(t[2].contains("bob declined challenge #1"), "{}", t[2]);
+    assert!(t[4].contains("Only the challenger"), "{}", t[4]);
+    assert!(t[5].contains("Challenge #2 was withdrawn"), "{}", t[5]);
+    assert!(t[6].contains("open challenge (#3)"), "{}", t[6]);
+    assert!(
+        t[7].contains("cannot accept your own challenge"),
+        "{}",
+        t[7]
+    );
+    assert!(t[9].contains("Challenge #3 by alice expired"), "{}", t[9]);
+    assert!(t[10].contains("no such open challenge"), "{}", t[10]);
+
+    // Rematch after a finished game swaps colours.
+    let c = Console::new();
+    let out = c.run(
+        "alice challenge @bob rated=no color=sente\nbob accept\nalice resign\nbob rematch 1\nalice press accept:2\n",
+    );
+    assert!(text(&out[2]).contains("aborted"), "{}", text(&out[2]));
+    assert_eq!(out[2]["buttons"][0], "rematch:1");
+    assert!(
+        text(&out[4]).contains("☗ bob (Sente) vs ☖ alice (Gote)"),
+        "{}",
+        text(&out[4])
+    );
+}
+
+#[test]
+fn takeback_count_export_settings_and_leaderboard() {
+    let c = Console::new();
+    let out = c.run(
+        "alice challenge @bob rated=no color=sente\nbob accept\nalice move P-7f\nbob move P-3d\nbob takeback\nalice press takeback-no:1\nbob takeback\nalice press takeback-yes:1\nalice board\nalice count\nalice export csa\nalice export sfen\nalice:de settings notation=japanese theme=dark language=de\nbob move P-8d\nalice move 2g2f\nalice settings notation=klingon\n",
+    );
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(t[4].contains("bob asks to take back"), "{}", t[4]);
+    assert!(t[5].contains("declined"), "{}", t[5]);
+    assert!(t[7].contains("1 ply/plies undone"), "{}", t[7]);
+    assert!(t[8].contains("ply 1"), "{}", t[8]);
+    assert!(t[9].contains("another entering-king rule"), "{}", t[9]);
+    assert!(
+        out[10]["file"].is_null() && t[10].contains("CSA"),
+        "{}",
+        t[10]
+    );
+    assert!(
+        t[12].contains("Notation japanese") && t[12].contains("Sprache de"),
+        "{}",
+        t[12]
+    );
+    assert!(
+        t[14].contains("alice zieht ▲２六歩"),
+        "German and Japanese from the settings: {}",
+        t[14]
+    );
+    assert!(
+        t[15].contains("klingon") && t[15].starts_with("Das verstehe ich nicht"),
+        "{}",
+        t[15]
+    );
+
+    // A rated game shows up on the leaderboard.
+    let c = Console::new();
+    let out = c.run(
+        "alice challenge @bob rated=yes color=sente\nbob accept\nalice move P-7f\nbob move P-3d\nalice move P-2f\nbob move P-8d\nalice move P-2e\nbob move P-8e\nalice move G-7h\nbob move G-3b\nalice move P-2d\nbob move Px2d\nbob resign\nalice leaderboard\n",
+    );
+    let last = text(out.last().unwrap());
+    assert!(
+        last.contains("1. alice — 1516 (1)") && last.contains("2. bob — 1484 (1)"),
+        "{last}"
+    );
+}

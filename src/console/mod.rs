@@ -123,6 +123,8 @@ impl Console {
         if name.is_empty() || name.chars().count() > 32 {
             return vec![self.print_refusal(name, lang, &Refusal::BadArgument("user name".into()))];
         }
+        // A language chosen in /settings wins over the client's.
+        let lang = self.app.lang_for(user_id(name), lang);
         let caller = Caller::new(user_id(name), name, lang);
         let command = parts.next().unwrap_or("help").to_ascii_lowercase();
         let rest: Vec<&str> = parts.collect();
