@@ -163,26 +163,7 @@ impl Setup {
             }
             ranks.push(s);
         }
-        let mut hands = String::new();
-        for c in Color::ALL {
-            for k in PieceKind::HAND.iter().rev() {
-                let n = self.hands[c.index()][k.index()];
-                if n > 0 {
-                    if n > 1 {
-                        hands.push_str(&n.to_string());
-                    }
-                    let ch = k.usi_char();
-                    hands.push(if c == Color::Sente {
-                        ch
-                    } else {
-                        ch.to_ascii_lowercase()
-                    });
-                }
-            }
-        }
-        if hands.is_empty() {
-            hands.push('-');
-        }
+        let hands = super::record::sfen_hands(&self.hands);
         format!("{} {} {hands} 1", ranks.join("/"), side.sfen_char())
     }
 }

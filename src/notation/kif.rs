@@ -373,26 +373,7 @@ fn bod_to_sfen(b: &Bod) -> Option<String> {
     let mut counts = [[0u8; 7]; 2];
     parse_hand(&b.hands[0], Color::Sente, &mut counts)?;
     parse_hand(&b.hands[1], Color::Gote, &mut counts)?;
-    let mut hands = String::new();
-    for c in Color::ALL {
-        for k in PieceKind::HAND.iter().rev() {
-            let n = counts[c.index()][k.index()];
-            if n > 0 {
-                if n > 1 {
-                    hands.push_str(&n.to_string());
-                }
-                let ch = k.usi_char();
-                hands.push(if c == Color::Sente {
-                    ch
-                } else {
-                    ch.to_ascii_lowercase()
-                });
-            }
-        }
-    }
-    if hands.is_empty() {
-        hands.push('-');
-    }
+    let hands = super::record::sfen_hands(&counts);
     let side = if b.gote_to_move { 'w' } else { 'b' };
     Some(format!("{} {side} {hands} 1", ranks.join("/")))
 }

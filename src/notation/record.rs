@@ -309,6 +309,27 @@ pub fn write_record(record: &GameRecord, format: RecordFormat) -> Result<String,
     }
 }
 
+/// The hands field of an SFEN for per-colour counts of the seven hand kinds
+/// (index = `PieceKind` discriminant): rook first, Sente first, `-` if empty.
+pub(crate) fn sfen_hands(counts: &[[u8; 7]; 2]) -> String {
+    let mut hands = String::new();
+    for c in Color::ALL {
+        for k in crate::shogi::PieceKind::HAND.iter().rev() {
+            let n = counts[c.index()][k.index()];
+            if n > 0 {
+                if n > 1 {
+                    hands.push_str(&n.to_string());
+                }
+                hands.push_str(&crate::shogi::Piece::new(c, *k).sfen());
+            }
+        }
+    }
+    if hands.is_empty() {
+        hands.push('-');
+    }
+    hands
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
