@@ -39,6 +39,8 @@ pub enum Command {
         #[arg(long)]
         sfen: Option<String>,
     },
+    /// Speak the USI protocol on stdin/stdout (for shogi GUIs and match runners).
+    Usi,
 }
 
 /// Runs the command line and returns the process exit code.
@@ -82,6 +84,11 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
         }
         Command::Legal { sfen: Some(s) } => {
             writeln!(out, "{}", legal_line(&s))?;
+        }
+        Command::Usi => {
+            drop(out);
+            crate::engine::usi::run_stdio()?;
+            return Ok(());
         }
         Command::Legal { sfen: None } => {
             for line in std::io::stdin().lock().lines() {

@@ -6,4 +6,5 @@
 //! core in [`shogi`].
 
 pub mod cli;
+pub mod engine;
 pub mod shogi;

@@ -11,9 +11,17 @@ fn komadai(args: &[&str], stdin: &str) -> (String, bool) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("binary runs");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
     let out = child.wait_with_output().expect("binary finishes");
-    (String::from_utf8(out.stdout).expect("utf-8"), out.status.success())
+    (
+        String::from_utf8(out.stdout).expect("utf-8"),
+        out.status.success(),
+    )
 }
 
 #[test]
@@ -21,7 +29,16 @@ fn perft_prints_the_count_on_its_last_line() {
     let (out, ok) = komadai(&["perft", "--depth", "3"], "");
     assert!(ok);
     assert_eq!(out.lines().last(), Some("25470"));
-    let (out, ok) = komadai(&["perft", "--depth", "2", "--sfen", "rbsgk/4p/5/P4/KGSBR b - 1"], "");
+    let (out, ok) = komadai(
+        &[
+            "perft",
+            "--depth",
+            "2",
+            "--sfen",
+            "rbsgk/4p/5/P4/KGSBR b - 1",
+        ],
+        "",
+    );
     assert!(ok);
     assert_eq!(out.lines().last(), Some("181"));
 }
