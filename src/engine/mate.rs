@@ -172,32 +172,12 @@ fn sort_evasions(pos: &Position, moves: MoveList) -> Vec<Move> {
 /// Legal moves that give check, with the positions after them.
 #[must_use]
 pub fn checking_moves(pos: &Position) -> Vec<(Move, Position)> {
-    let us = pos.side_to_move();
-    let Some(ksq) = pos.king_square(!us) else {
+    let Some(ksq) = pos.king_square(!pos.side_to_move()) else {
         return Vec::new();
     };
-    let occ = pos.occupied();
     let mut out = Vec::new();
     for mv in pos.legal_moves() {
-        // Cheap filter: a drop checks only by attacking the king directly; a
-        // board move checks directly or by leaving a line through the king.
-        let maybe = match mv {
-            Move::Drop { kind, to } => attacks(us, kind, to, occ).has(ksq),
-            Move::Normal { from, .. } => {
-                line(from, ksq).is_any() || {
-                    let kind = pos.piece_at(from).map(|p| p.kind);
-                    kind.is_some_and(|k| {
-                        let k = if mv.is_promotion() {
-                            k.promote().unwrap_or(k)
-                        } else {
-                            k
-                        };
-                        attacks(us, k, mv.to(), occ.without(from)).has(ksq)
-                    })
-                }
-            }
-        };
-        if !maybe {
+        if !may_give_check(pos, mv, ksq) {
             continue;
         }
         let next = pos.after(mv);
@@ -206,6 +186,28 @@ pub fn checking_moves(pos: &Position) -> Vec<(Move, Position)> {
         }
     }
     out
+}
+
+/// A cheap filter (never wrong when it says no): could `mv` give check to the
+/// king on `ksq`? A drop checks only by attacking the king directly; a board
+/// move checks directly or by opening a line through the king.
+#[inline]
+#[must_use]
+pub fn may_give_check(pos: &Position, mv: Move, ksq: crate::shogi::Square) -> bool {
+    let us = pos.side_to_move();
+    let occ = pos.occupied();
+    match mv {
+        Move::Drop { kind, to } => attacks(us, kind, to, occ).has(ksq),
+        Move::Normal { from, to, promote } => {
+            line(from, ksq).is_any() || {
+                let kind = pos.piece_at(from).map(|p| p.kind);
+                kind.is_some_and(|k| {
+                    let k = if promote { k.promote().unwrap_or(k) } else { k };
+                    attacks(us, k, to, occ.without(from)).has(ksq)
+                })
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,15 +6,21 @@
 //! own how long to think. Randomness (for the weaker levels) comes in as a
 //! seed.
 
+pub mod analysis;
 pub mod eval;
+pub mod hint;
 pub mod level;
 pub mod mate;
+pub mod pool;
 pub mod score;
 pub mod search;
 pub mod usi;
 
+pub use analysis::{analyze, Analysis, AnalysisBudget, TurningPoint};
+pub use hint::{hint, reason_text, Hint, HintReason};
 pub use level::{choose_move, Level};
 pub use mate::MateSearch;
+pub use pool::{EnginePool, JobHandle, PoolBusy};
 pub use score::Score;
 pub use search::{Info, Limits, SearchResult, Searcher};
 

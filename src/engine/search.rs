@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use crate::shogi::{dead_squares, Color, Move, PieceKind, Position};
 
 use super::eval::{evaluate, exchange_value, BOARD_VALUE};
-use super::mate::MateSearch;
+use super::mate::{may_give_check, MateSearch};
 use super::score::{Score, INF, MATE, MATE_BOUND};
 
 /// The deepest ply the search goes (including quiescence).
@@ -583,6 +583,7 @@ impl Searcher {
             .collect();
 
         let us = pos.side_to_move();
+        let their_king = pos.king_square(!us);
         let futile = !pv_node && !in_check && depth <= 2 && static_eval + 150 * depth <= alpha;
         let mut best_score = -INF;
         let mut best_move = None;
@@ -603,10 +604,13 @@ impl Searcher {
             let capture = pos.is_capture(mv);
             let quiet = !capture && !mv.is_promotion();
 
-            // Late quiet moves at shallow depth: skip the hopeless ones.
+            // Late quiet moves at shallow depth: skip the hopeless ones, but
+            // never a move that might give check (drops make shogi tactical).
+            let maybe_check = their_king.is_some_and(|k| may_give_check(pos, mv, k));
             if !pv_node
                 && !in_check
                 && quiet
+                && !maybe_check
                 && depth <= 2
                 && searched >= 6 + 6 * depth as usize
                 && best_score > -MATE_BOUND
@@ -614,12 +618,12 @@ impl Searcher {
             {
                 continue;
             }
-
-            let next = pos.after(mv);
-            let gives_check = next.in_check();
-            if futile && quiet && !gives_check && searched > 0 {
+            if futile && quiet && !maybe_check && searched > 0 {
                 continue;
             }
+
+            let next = pos.after(mv);
+            let gives_check = maybe_check && next.in_check();
             let ext = i32::from(gives_check && ply < 40);
             let new_depth = depth - 1 + ext;
 

@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Score and Elo difference (95 % error bar) from a cshogi.cli log.
+
+Usage: summarize.py LOG NAME1 NAME2
+
+Reads the last running score line `NAME1 vs NAME2: W-L-D (x%)` (English) and
+counts foul endings (`反則`, e.g. illegal moves; cshogi.cli only reports those
+in Japanese) and the kinds of game ends.
+"""
+import math
+import re
+import sys
+
+
+def elo(score):
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def main():
+    log, n1, n2 = sys.argv[1], sys.argv[2], sys.argv[3]
+    text = open(log, encoding="utf-8", errors="replace").read()
+    pat = re.compile(r"^%s vs %s: (\d+)-(\d+)-(\d+)" % (re.escape(n1), re.escape(n2)), re.M)
+    found = pat.findall(text)
+    if not found:
+        print("no finished games in", log)
+        return 1
+    w, l, d = map(int, found[-1])
+    n = w + l + d
+    s = (w + 0.5 * d) / n
+    var = (w * (1 - s) ** 2 + l * (0 - s) ** 2 + d * (0.5 - s) ** 2) / n
+    se = math.sqrt(var / n) if n > 1 else 0.5
+    lo, hi = elo(s - 1.96 * se), elo(s + 1.96 * se)
+    ends = {
+        "mate/resign": len(re.findall(r"^まで\d+手で(先手|後手)の勝ち", text, re.M)),
+        "sennichite": len(re.findall(r"千日手", text)),
+        "max plies": len(re.findall(r"持将棋", text)),
+        "declaration": len(re.findall(r"入玉宣言", text)),
+        "foul (illegal move / perpetual check)": len(re.findall(r"反則", text)),
+        "time": len(re.findall(r"切れ負け", text)),
+    }
+    print(f"{n1} vs {n2}: {n} games, +{w} -{l} ={d}, score {100 * s:.1f} %")
+    print(f"Elo difference {elo(s):+.0f} (95 % interval {lo:+.0f} .. {hi:+.0f}, i.e. about ±{(hi - lo) / 2:.0f})")
+    print("game ends:", ", ".join(f"{k} {v}" for k, v in ends.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
