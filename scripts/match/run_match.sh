@@ -5,6 +5,7 @@
 #   scripts/match/run_match.sh fsf   GAMES BYOYOMI_MS        # vs Fairy-Stockfish
 #   scripts/match/run_match.sh gps   GAMES BYOYOMI_MS        # vs gpsshogi (Thread=1)
 #   scripts/match/run_match.sh level A B GAMES BYOYOMI_MS    # komadai level A vs level B
+#   scripts/match/run_match.sh bin OTHER GAMES BYOYOMI_MS    # this build vs another komadai binary
 #
 # Colours alternate (cshogi.cli swaps every game); each opening of
 # openings.txt is played twice, once with each colour. Games longer than
@@ -32,6 +33,11 @@ case "$kind" in
     a="${1:?level A}"; b="${2:?level B}"; games="${3:-40}"; byo="${4:-300}"
     engine2="$here/komadai-usi"; name1="$a"; name2="$b"
     opts1="Level:$a,Seed:1"; opts2="Level:$b,Seed:2"
+    ;;
+  bin)
+    other="${1:?other komadai binary}"; games="${2:-20}"; byo="${3:-200}"
+    engine2="$here/komadai-usi2"; name2="other"
+    export KOMADAI_BIN2="$(cd "$(dirname "$other")" && pwd)/$(basename "$other")"
     ;;
   *) echo "unknown opponent $kind" >&2; exit 2 ;;
 esac

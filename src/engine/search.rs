@@ -196,6 +196,19 @@ struct PathEntry {
     in_check: bool,
 }
 
+/// The same position with the other side to move, for null-move pruning.
+/// The rules core has no "pass", so this goes through the SFEN; it is only
+/// used at interior nodes, where its cost is small against the subtree.
+pub(crate) fn pass(pos: &Position) -> Option<Position> {
+    let sfen = pos.to_sfen();
+    let mut parts = sfen.splitn(3, ' ');
+    let board = parts.next()?;
+    let side = parts.next()?;
+    let rest = parts.next()?;
+    let flipped = if side == "b" { "w" } else { "b" };
+    Position::from_sfen(&format!("{board} {flipped} {rest}")).ok()
+}
+
 /// History index of a move: origin square, or 81 + the dropped kind.
 #[inline]
 fn hist_index(side: Color, mv: Move) -> usize {
@@ -219,6 +232,7 @@ pub struct Searcher {
     aborted: bool,
     limits: Limits,
     node_limit: u64,
+    null_ok: bool,
 }
 
 impl Default for Searcher {
@@ -250,6 +264,7 @@ impl Searcher {
             aborted: false,
             limits: Limits::default(),
             node_limit: u64::MAX,
+            null_ok: true,
         }
     }
 
@@ -571,6 +586,31 @@ impl Searcher {
             return static_eval;
         }
 
+        // Null move: if passing still fails high, the position is good enough.
+        // Zugzwang is rare in shogi (drops), so only guard the endgame-free cases.
+        if !pv_node
+            && !in_check
+            && depth >= 3
+            && static_eval >= beta
+            && beta.abs() < MATE_BOUND
+            && self.null_ok
+        {
+            if let Some(passed) = pass(pos) {
+                let r = 3 + depth / 5;
+                self.path.push(PathEntry { key, in_check });
+                self.null_ok = false;
+                let s = -self.negamax(&passed, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.null_ok = true;
+                self.path.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s > MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
         let moves = pos.legal_moves();
         if moves.is_empty() {
             // Checkmate or no move at all: both lose in shogi.
@@ -592,14 +632,19 @@ impl Searcher {
         let mut quiets_tried: Vec<Move> = Vec::new();
 
         for i in 0..scored.len() {
-            // Selection sort: pick the best remaining move.
-            let mut bi = i;
-            for j in i + 1..scored.len() {
-                if scored[j].1 > scored[bi].1 {
-                    bi = j;
+            // Pick the first few moves by selection (a cut often comes early),
+            // then sort the rest once.
+            if i < 3 {
+                let mut bi = i;
+                for j in i + 1..scored.len() {
+                    if scored[j].1 > scored[bi].1 {
+                        bi = j;
+                    }
                 }
+                scored.swap(i, bi);
+            } else if i == 3 {
+                scored[3..].sort_unstable_by_key(|&(_, o)| std::cmp::Reverse(o));
             }
-            scored.swap(i, bi);
             let (mv, ord) = scored[i];
             let capture = pos.is_capture(mv);
             let quiet = !capture && !mv.is_promotion();
@@ -636,6 +681,10 @@ impl Searcher {
                 let mut r = 0;
                 if depth >= 3 && quiet && !in_check && !gives_check && searched >= 3 {
                     r = 1 + i32::from(searched >= 8) + i32::from(depth >= 6 && searched >= 16);
+                    // Most drops far from the action are idle.
+                    if mv.is_drop() && searched >= 12 {
+                        r += 1;
+                    }
                     if pv_node {
                         r -= 1;
                     }
