@@ -63,9 +63,20 @@ fn dist(a: Square, b: Option<Square>) -> usize {
 #[must_use]
 pub fn evaluate(pos: &Position) -> i32 {
     let us = pos.side_to_move();
-    let s = side_score(pos, us) - side_score(pos, !us);
+    // Attack maps of both sides: squares attacked at least once / twice.
+    let mut att1 = [Bitboard::EMPTY; 2];
+    let mut att2 = [Bitboard::EMPTY; 2];
+    let mut s = [0i32; 2];
+    for c in Color::ALL {
+        s[c.index()] = side_score(pos, c, &mut att1[c.index()], &mut att2[c.index()]);
+    }
+    let mask = pos.board_mask();
+    for c in Color::ALL {
+        let them = (!c).index();
+        s[c.index()] -= king_danger(pos, c, att1[them], att2[them], att2[c.index()], mask);
+    }
     // A small bonus for having the move.
-    s + 20
+    s[us.index()] - s[(!us).index()] + 20
 }
 
 /// The evaluation from Sente's point of view (for graphs and analysis).
@@ -91,7 +102,7 @@ pub fn material(pos: &Position, c: Color) -> i32 {
     s
 }
 
-fn side_score(pos: &Position, c: Color) -> i32 {
+fn side_score(pos: &Position, c: Color, att1: &mut Bitboard, att2: &mut Bitboard) -> i32 {
     let them = !c;
     let own_king = pos.king_square(c);
     let their_king = pos.king_square(them);
@@ -108,6 +119,9 @@ fn side_score(pos: &Position, c: Color) -> i32 {
         let v = BOARD_VALUE[kind.index()];
         for sq in bb {
             s += v;
+            let a = attacks(c, kind, sq, occ) & mask;
+            *att2 |= *att1 & a;
+            *att1 |= a;
             let de = dist(sq, their_king);
             let dm = dist(sq, own_king);
             s += match kind {
@@ -126,17 +140,9 @@ fn side_score(pos: &Position, c: Color) -> i32 {
                         0
                     }
                 }
-                PieceKind::Bishop | PieceKind::Rook => {
-                    (attacks(c, kind, sq, occ) & mask).count() as i32 * 4
-                }
-                PieceKind::Horse => {
-                    DEFEND_HORSE[dm]
-                        + ATTACK_BIG[de] / 2
-                        + (attacks(c, kind, sq, occ) & mask).count() as i32 * 3
-                }
-                PieceKind::Dragon => {
-                    ATTACK_BIG[de] + (attacks(c, kind, sq, occ) & mask).count() as i32 * 3
-                }
+                PieceKind::Bishop | PieceKind::Rook => a.count() as i32 * 4,
+                PieceKind::Horse => DEFEND_HORSE[dm] + ATTACK_BIG[de] / 2 + a.count() as i32 * 3,
+                PieceKind::Dragon => ATTACK_BIG[de] + a.count() as i32 * 3,
                 PieceKind::King => king_placement(sq, c, size),
             };
         }
@@ -149,7 +155,7 @@ fn side_score(pos: &Position, c: Color) -> i32 {
             s -= (n - 4) * 15;
         }
     }
-    s - king_danger(pos, c, occ, mask)
+    s
 }
 
 fn king_placement(sq: Square, c: Color, size: u8) -> i32 {
@@ -171,34 +177,26 @@ fn king_placement(sq: Square, c: Color, size: u8) -> i32 {
     s
 }
 
-/// Penalty for the danger around `c`'s king.
-fn king_danger(pos: &Position, c: Color, occ: Bitboard, mask: Bitboard) -> i32 {
+/// Penalty for the danger around `c`'s king, from the enemy attack maps
+/// (`their1`: attacked at least once, `their2`: at least twice) and `c`'s own
+/// "attacked twice" map (the king itself covers every square next to it).
+fn king_danger(
+    pos: &Position,
+    c: Color,
+    their1: Bitboard,
+    their2: Bitboard,
+    own2: Bitboard,
+    mask: Bitboard,
+) -> i32 {
     let Some(k) = pos.king_square(c) else {
         return 0;
     };
-    let them = !c;
     let zone = king_attacks(k) & mask;
-    let mut attacked = 0;
-    let mut overwhelmed = 0;
-    let mut holes = 0;
-    for sq in zone {
-        let a = pos.attackers_to(sq, them, occ).count() as i32;
-        if a == 0 {
-            if pos.piece_at(sq).is_none() {
-                holes += 1;
-            }
-            continue;
-        }
-        // Defenders other than the king itself.
-        let d = pos.attackers_to(sq, c, occ).count() as i32 - 1;
-        attacked += a.min(3);
-        if a > d {
-            overwhelmed += 1;
-        }
-    }
-    let hand = pos.hand(them);
+    let attacked = (zone & their1).count() as i32 + (zone & their2).count() as i32;
+    let overwhelmed = (zone & their1 & !own2).count() as i32;
+    let holes = (zone & !their1 & !pos.occupied()).count() as i32;
     let mut threat = 0;
-    for (kind, n) in hand.iter() {
+    for (kind, n) in pos.hand(!c).iter() {
         threat += HAND_THREAT[kind.index()] * i32::from(n.min(2));
     }
     if threat > 0 && holes > 0 {
