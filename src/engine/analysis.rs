@@ -26,10 +26,11 @@ pub struct AnalysisBudget {
 }
 
 impl Default for AnalysisBudget {
-    /// 60 000 nodes per ply (≈ 10–20 s for 150 plies on one core), threshold 250.
+    /// 40 000 nodes per ply (about 12–25 s for 150 plies on one busy core of
+    /// the bot's machine), threshold 250.
     fn default() -> Self {
         AnalysisBudget {
-            nodes_per_ply: 60_000,
+            nodes_per_ply: 40_000,
             deadline: None,
             stop: None,
             threshold: 250,
@@ -67,6 +68,8 @@ pub struct Analysis {
     pub best: Vec<Option<Move>>,
     /// The turning points, in game order.
     pub turning_points: Vec<TurningPoint>,
+    /// Nodes searched in total.
+    pub nodes: u64,
 }
 
 impl Analysis {
@@ -97,6 +100,7 @@ pub fn analyze(game: &Game, budget: &AnalysisBudget) -> Analysis {
     let mut history: Vec<(u64, bool)> = Vec::with_capacity(moves.len() + 1);
     let mut evals = Vec::with_capacity(moves.len() + 1);
     let mut best = Vec::with_capacity(moves.len() + 1);
+    let mut nodes = 0;
     for i in 0..=moves.len() {
         let mut limits = Limits::nodes(budget.nodes_per_ply);
         limits.stop = budget.stop.clone();
@@ -109,6 +113,7 @@ pub fn analyze(game: &Game, budget: &AnalysisBudget) -> Analysis {
             limits.deadline = Some(Instant::now() + share);
         }
         let r = searcher.search(&pos, &history, limits, |_| {});
+        nodes += r.nodes;
         evals.push(sente_view(r.score, pos.side_to_move()));
         best.push(r.best);
         if let Some(&mv) = moves.get(i) {
@@ -144,6 +149,7 @@ pub fn analyze(game: &Game, budget: &AnalysisBudget) -> Analysis {
         evals,
         best,
         turning_points,
+        nodes,
     }
 }
 
@@ -177,5 +183,25 @@ mod tests {
         let tp: Vec<usize> = a.turning_points.iter().map(|t| t.index).collect();
         assert_eq!(tp, vec![2], "{a:?}");
         assert_eq!(a.turning_points[0].mover, Color::Sente);
+    }
+
+    #[test]
+    fn long_game_stays_within_the_node_budget() {
+        // A seeded 150-ply game of random legal moves (stopping early if it ends).
+        let mut rng = fastrand::Rng::with_seed(3);
+        let mut g = Game::new(Position::startpos(), EnteringKingRule::Declaration27);
+        while g.ply() < 150 && g.outcome().is_none() {
+            let moves = g.position().legal_moves();
+            let mv = moves[rng.usize(0..moves.len())];
+            g.play(mv).unwrap();
+        }
+        let budget = AnalysisBudget {
+            nodes_per_ply: 2_000,
+            ..AnalysisBudget::default()
+        };
+        let a = analyze(&g, &budget);
+        assert_eq!(a.evals.len(), g.ply() + 1);
+        // Each search may overshoot its limit by at most one node batch.
+        assert!(a.nodes <= (g.ply() as u64 + 1) * 2_100, "{} nodes", a.nodes);
     }
 }

@@ -8,7 +8,7 @@ use crate::shogi::{Move, PieceKind, Position};
 use super::eval::{exchange_value, BOARD_VALUE};
 use super::mate::MateSearch;
 use super::score::Score;
-use super::search::{Limits, Searcher};
+use super::search::{pass, Limits, Searcher};
 
 /// Why the hinted move is good, most important reason first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -154,17 +154,6 @@ pub fn explain(pos: &Position, mv: Move, score: Score) -> HintReason {
     HintReason::Improves
 }
 
-/// The same position with the other side to move (a "pass"), if legal.
-fn pass(pos: &Position) -> Option<Position> {
-    let sfen = pos.to_sfen();
-    let mut parts: Vec<&str> = sfen.split(' ').collect();
-    if parts.len() < 2 {
-        return None;
-    }
-    parts[1] = if parts[1] == "b" { "w" } else { "b" };
-    Position::from_sfen(&parts.join(" ")).ok()
-}
-
 fn mates_within(pos: &Position, plies: u32) -> bool {
     MateSearch::new(30_000, None, None)
         .find(pos, plies)
@@ -304,13 +293,6 @@ pub fn reason_text(reason: &HintReason, german: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pass_flips_side() {
-        let p = Position::startpos();
-        let q = pass(&p).unwrap();
-        assert_ne!(p.side_to_move(), q.side_to_move());
-    }
 
     #[test]
     fn german_articles() {

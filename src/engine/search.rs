@@ -1009,6 +1009,14 @@ mod tests {
     }
 
     #[test]
+    fn pass_flips_side_and_keeps_the_rest() {
+        let p = Position::startpos();
+        let q = pass(&p).unwrap();
+        assert_ne!(p.side_to_move(), q.side_to_move());
+        assert_eq!(pass(&q).unwrap().key(), p.key());
+    }
+
+    #[test]
     fn no_moves_is_mate_zero() {
         let p = Position::from_sfen("4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1").unwrap();
         let r = Searcher::new(1).search(&p, &[], Limits::depth(2), |_| {});

@@ -133,9 +133,15 @@ impl Session {
 
     fn set_option(&mut self, rest: &[&str]) {
         // setoption name <id...> [value <x...>]
-        let vi = rest.iter().position(|&w| w == "value");
-        let name = rest[1.min(rest.len())..vi.unwrap_or(rest.len())].join(" ");
-        let value = vi.map(|i| rest[i + 1..].join(" ")).unwrap_or_default();
+        if rest.first() != Some(&"name") {
+            return;
+        }
+        let vi = rest
+            .iter()
+            .position(|&w| w == "value")
+            .unwrap_or(rest.len());
+        let name = rest.get(1..vi).map(|w| w.join(" ")).unwrap_or_default();
+        let value = rest.get(vi + 1..).map(|w| w.join(" ")).unwrap_or_default();
         match name.as_str() {
             "USI_Hash" | "Hash" => {
                 if let Ok(mb) = value.parse::<usize>() {
@@ -359,6 +365,12 @@ mod tests {
     fn mated_side_resigns() {
         let out = session("position sfen 4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1\ngo nodes 100\nquit\n");
         assert!(out.contains("bestmove resign"));
+    }
+
+    #[test]
+    fn odd_setoption_lines_are_ignored() {
+        let out = session("setoption value 5\nsetoption\nsetoption name\nsetoption name Level value\nisready\nquit\n");
+        assert!(out.contains("readyok"));
     }
 
     #[test]
