@@ -40,7 +40,15 @@ def main():
         "time": len(re.findall(r"切れ負け", text)),
     }
     print(f"{n1} vs {n2}: {n} games, +{w} -{l} ={d}, score {100 * s:.1f} %")
-    print(f"Elo difference {elo(s):+.0f} (95 % interval {lo:+.0f} .. {hi:+.0f}, i.e. about ±{(hi - lo) / 2:.0f})")
+    if s in (0.0, 1.0):
+        # No spread to estimate from: bound the score with the rule of three.
+        bound = elo(1 - 3 / n) if s == 1.0 else elo(3 / n)
+        sign = ">=" if s == 1.0 else "<="
+        print(f"Elo difference {sign} {bound:+.0f} (95 %, rule of three; score {100 * s:.0f} %)")
+    else:
+        clipped = s - 1.96 * se <= 0 or s + 1.96 * se >= 1
+        note = " (interval clipped at 0 or 100 %)" if clipped else ""
+        print(f"Elo difference {elo(s):+.0f} ± {(hi - lo) / 2:.0f} (95 % interval {lo:+.0f} .. {hi:+.0f}){note}")
     print("game ends:", ", ".join(f"{k} {v}" for k, v in ends.items()))
     return 0
 

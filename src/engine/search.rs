@@ -209,6 +209,16 @@ pub(crate) fn pass(pos: &Position) -> Option<Position> {
     Position::from_sfen(&format!("{board} {flipped} {rest}")).ok()
 }
 
+/// Whether the piece that just gave check on `mv.to()` is not simply lost:
+/// the opponent does not attack the square, or we defend it.
+fn safe_check(before: &Position, after: &Position, mv: Move) -> bool {
+    let to = mv.to();
+    let us = before.side_to_move();
+    let occ = after.occupied();
+    let their = after.attackers_to(to, !us, occ);
+    their.is_empty() || after.attackers_to(to, us, occ).is_any()
+}
+
 /// History index of a move: origin square, or 81 + the dropped kind.
 #[inline]
 fn hist_index(side: Color, mv: Move) -> usize {
@@ -669,7 +679,9 @@ impl Searcher {
 
             let next = pos.after(mv);
             let gives_check = maybe_check && next.in_check();
-            let ext = i32::from(gives_check && ply < 40);
+            // Extend checks, except those that just give the checking piece
+            // away (a drop or move onto a square the opponent takes for free).
+            let ext = i32::from(gives_check && ply < 40 && safe_check(pos, &next, mv));
             let new_depth = depth - 1 + ext;
 
             self.path.push(PathEntry { key, in_check });
@@ -1014,6 +1026,17 @@ mod tests {
         let q = pass(&p).unwrap();
         assert_ne!(p.side_to_move(), q.side_to_move());
         assert_eq!(pass(&q).unwrap().key(), p.key());
+    }
+
+    #[test]
+    fn plays_minishogi_and_handicap_games() {
+        let mut starts = vec![Position::minishogi_startpos()];
+        starts.extend(crate::shogi::Handicap::ALL.iter().map(|h| h.start_position()));
+        for p in starts {
+            let r = Searcher::new(2).search(&p, &[], Limits::depth(4), |_| {});
+            assert!(p.is_legal(r.best.unwrap()), "{p}");
+            assert_eq!(r.depth, 4);
+        }
     }
 
     #[test]
