@@ -46,9 +46,12 @@ def main():
         sign = ">=" if s == 1.0 else "<="
         print(f"Elo difference {sign} {bound:+.0f} (95 %, rule of three; score {100 * s:.0f} %)")
     else:
-        clipped = s - 1.96 * se <= 0 or s + 1.96 * se >= 1
-        note = " (interval clipped at 0 or 100 %)" if clipped else ""
-        print(f"Elo difference {elo(s):+.0f} ± {(hi - lo) / 2:.0f} (95 % interval {lo:+.0f} .. {hi:+.0f}){note}")
+        low = f"{lo:+.0f}" if s - 1.96 * se > 0 else "-inf"
+        high = f"{hi:+.0f}" if s + 1.96 * se < 1 else "+inf"
+        if low == "-inf" or high == "+inf":
+            print(f"Elo difference {elo(s):+.0f} (95 % interval {low} .. {high})")
+        else:
+            print(f"Elo difference {elo(s):+.0f} ± {(hi - lo) / 2:.0f} (95 % interval {low} .. {high})")
     print("game ends:", ", ".join(f"{k} {v}" for k, v in ends.items()))
     return 0
 

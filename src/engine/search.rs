@@ -209,8 +209,8 @@ pub(crate) fn pass(pos: &Position) -> Option<Position> {
     Position::from_sfen(&format!("{board} {flipped} {rest}")).ok()
 }
 
-/// Whether the piece that just gave check on `mv.to()` is not simply lost:
-/// the opponent does not attack the square, or we defend it.
+/// Whether the piece that just moved to `mv.to()` (giving check or not) is
+/// not simply lost: the opponent does not attack the square, or we defend it.
 fn safe_check(before: &Position, after: &Position, mv: Move) -> bool {
     let to = mv.to();
     let us = before.side_to_move();
@@ -501,8 +501,10 @@ impl Searcher {
     fn repetition(&self, key: u64, in_check: bool) -> Option<i32> {
         let n = self.path.len();
         let mut i = n;
+        // Cycles longer than this are too rare to pay for at every node.
+        let oldest = n.saturating_sub(48);
         // path[n-1] is the parent (other side to move); same side at n-2, n-4...
-        while i >= 2 {
+        while i >= oldest + 2 {
             i -= 2;
             if self.path[i].key == key {
                 // Positions strictly after i up to now: ours at i+2.., theirs at i+1..

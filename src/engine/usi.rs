@@ -241,7 +241,7 @@ impl Session {
             let remaining = time[us];
             let mut budget = remaining / 30 + inc[us] * 4 / 5;
             if byoyomi > 0 {
-                budget += byoyomi.saturating_sub((byoyomi / 10).max(60));
+                budget += byoyomi.saturating_sub((byoyomi / 15).max(30));
             } else if remaining > 0 {
                 budget = budget.min(remaining / 2);
             }
