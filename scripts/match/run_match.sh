@@ -9,7 +9,7 @@
 #
 # Colours alternate (cshogi.cli swaps every game); each opening of
 # openings.txt is played twice, once with each colour. Games longer than
-# 320 plies are drawn (--draw). Output goes to scripts/match/out/<name>/.
+# 320 plies are drawn (--draw). Output goes to scripts/match/out/<name>-<commit>/.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -43,7 +43,8 @@ case "$kind" in
 esac
 
 (cd "$root" && cargo build --release --quiet)
-out="$here/out/${name1}-vs-${name2}-${byo}ms"
+rev="$(cd "$root" && git rev-parse --short HEAD)$(cd "$root" && git diff --quiet HEAD -- src || echo -dirty)"
+out="$here/out/${name1}-vs-${name2}-${byo}ms-${rev}"
 mkdir -p "$out/csa"
 # Freeze the binary so that rebuilding during a long match changes nothing.
 cp "$root/target/release/komadai" "$out/komadai"
