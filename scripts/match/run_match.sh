@@ -11,6 +11,9 @@
 # openings.txt is played twice, once with each colour. Games longer than
 # 320 plies are drawn (--draw). Output goes to scripts/match/out/<name>-<commit>/.
 set -euo pipefail
+# The whole script is one compound command, read before it runs, so editing
+# this file during a long match cannot derail the running copy.
+{
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 export PATH="$PATH:/usr/games"
@@ -62,4 +65,7 @@ timeout "${limit}s" python3 -m cshogi.cli "$here/komadai-usi" "$engine2" \
 status=$?
 set -e
 [ "$status" -eq 124 ] && echo "time limit reached after ${limit}s; partial result:"
-python3 "$here/summarize.py" "$log" "$name1" "$name2"
+python3 "$here/summarize.py" "$log" "$name1" "$name2" ||
+  python3 "$here/summarize.py" --csa "$out/csa" "$name1" "$name2"
+exit
+}
