@@ -47,6 +47,8 @@ pub enum Command {
     Kif(crate::notation::cli::KifArgs),
     /// Draw a position as PNG, or a game as an animated GIF.
     Render(crate::render::cli::RenderArgs),
+    /// Speak the USI protocol on stdin/stdout (for shogi GUIs and match runners).
+    Usi,
 }
 
 /// Runs the command line and returns the process exit code.
@@ -96,6 +98,11 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
             writeln!(out, "{}", legal_line(&s))?;
         }
         Command::Render(args) => crate::render::cli::run(&args)?,
+        Command::Usi => {
+            drop(out);
+            crate::engine::usi::run_stdio()?;
+            return Ok(());
+        }
         Command::Legal { sfen: None } => {
             for line in std::io::stdin().lock().lines() {
                 let line = line?;

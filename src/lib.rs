@@ -11,5 +11,6 @@ pub mod console;
 pub mod i18n;
 pub mod notation;
 pub mod render;
+pub mod engine;
 pub mod shogi;
 pub mod store;

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Plays komadai (USI mode, release build) against another engine with
+# cshogi's match runner and prints score and Elo difference.
+#
+#   scripts/match/run_match.sh fsf   GAMES BYOYOMI_MS        # vs Fairy-Stockfish
+#   scripts/match/run_match.sh gps   GAMES BYOYOMI_MS        # vs gpsshogi (Thread=1)
+#   scripts/match/run_match.sh level A B GAMES BYOYOMI_MS    # komadai level A vs level B
+#   scripts/match/run_match.sh bin OTHER GAMES BYOYOMI_MS    # this build vs another komadai binary
+#
+# Colours alternate (cshogi.cli swaps every game); each opening of
+# openings.txt is played twice, once with each colour. Games longer than
+# 320 plies are drawn (--draw). Output goes to scripts/match/out/<name>-<commit>/.
+set -euo pipefail
+# The whole script is one compound command, read before it runs, so editing
+# this file during a long match cannot derail the running copy.
+{
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+export PATH="$PATH:/usr/games"
+
+kind="${1:?fsf|gps|level}"
+shift
+opts1=""
+opts2=""
+name1="komadai"
+case "$kind" in
+  fsf)
+    games="${1:-40}"; byo="${2:-300}"
+    engine2="$(command -v fairy-stockfish)"; name2="fsf"; opts2="Threads:1"
+    ;;
+  gps)
+    games="${1:-40}"; byo="${2:-300}"
+    engine2="$(command -v gpsusi)"; name2="gpsshogi"; opts2="Thread:1"
+    ;;
+  level)
+    a="${1:?level A}"; b="${2:?level B}"; games="${3:-40}"; byo="${4:-300}"
+    engine2="$here/komadai-usi"; name1="$a"; name2="$b"
+    opts1="Level:$a,Seed:1"; opts2="Level:$b,Seed:2"
+    ;;
+  bin)
+    other="${1:?other komadai binary}"; games="${2:-20}"; byo="${3:-200}"
+    engine2="$here/komadai-usi2"; name2="other"
+    export KOMADAI_BIN2="$(cd "$(dirname "$other")" && pwd)/$(basename "$other")"
+    ;;
+  *) echo "unknown opponent $kind" >&2; exit 2 ;;
+esac
+
+(cd "$root" && cargo build --release --quiet)
+rev="$(cd "$root" && git rev-parse --short HEAD)$(cd "$root" && git diff --quiet HEAD -- src || echo -dirty)"
+out="$here/out/${name1}-vs-${name2}-${byo}ms-${rev}"
+mkdir -p "$out/csa"
+# Freeze the binary so that rebuilding during a long match changes nothing.
+cp "$root/target/release/komadai" "$out/komadai"
+export KOMADAI_BIN="$out/komadai"
+log="$out/match.log"
+# cshogi.cli waits for every move under byoyomi: bound the whole run.
+limit=$(( games * 400 ))
+set +e
+timeout "${limit}s" python3 -m cshogi.cli "$here/komadai-usi" "$engine2" \
+  --name1 "$name1" --name2 "$name2" \
+  ${opts1:+--options1 "$opts1"} ${opts2:+--options2 "$opts2"} \
+  --games "$games" --byoyomi "$byo" --draw 320 \
+  --opening "$here/openings.txt" --opening-seed 1 \
+  --csa "$out/csa" >"$log" 2>&1
+status=$?
+set -e
+[ "$status" -eq 124 ] && echo "time limit reached after ${limit}s; partial result:"
+python3 "$here/summarize.py" "$log" "$name1" "$name2" ||
+  python3 "$here/summarize.py" --csa "$out/csa" "$name1" "$name2"
+exit
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Score and Elo difference (95 % error bar) from a cshogi.cli log.
+
+Usage: summarize.py LOG NAME1 NAME2
+       summarize.py --csa DIR NAME1 NAME2
+
+Reads the last running score line `NAME1 vs NAME2: W-L-D (x%)` (English) and
+counts foul endings (`反則`, e.g. illegal moves; cshogi.cli only reports those
+in Japanese) and the kinds of game ends. With --csa it scores the CSA
+records of a match folder instead (one file per game, players in the `N+`
+and `N-` lines, the end in the `%` line).
+"""
+import glob
+import os
+import math
+import re
+import sys
+
+
+def elo(score):
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def from_csa(folder, n1):
+    """(wins, losses, draws, ends) of n1 over the CSA records in folder."""
+    w = l = d = 0
+    ends = {}
+    for path in sorted(glob.glob(os.path.join(folder, "*.csa"))):
+        names = {}
+        moves = 0
+        end = None
+        for line in open(path, encoding="utf-8", errors="replace"):
+            line = line.strip()
+            if line.startswith("N+") or line.startswith("N-"):
+                names[line[1]] = line[2:]
+            elif re.match(r"^[+-]\d{4}[A-Z]{2}", line):
+                moves += 1
+            elif line.startswith("%"):
+                end = line
+        if end is None:
+            continue  # unfinished game
+        to_move = "+" if moves % 2 == 0 else "-"
+        other = "-" if to_move == "+" else "+"
+        ends[end] = ends.get(end, 0) + 1
+        if end in ("%TORYO", "%TSUMI", "%ILLEGAL_MOVE", "%TIME_UP"):
+            winner = other
+        elif end == "%KACHI":
+            winner = to_move
+        elif end in ("%+ILLEGAL_ACTION", "%-ILLEGAL_ACTION"):
+            winner = "-" if end[1] == "+" else "+"
+        else:
+            winner = None  # %SENNICHITE, %JISHOGI, %HIKIWAKE, ...
+        if winner is None:
+            d += 1
+        elif names.get(winner) == n1:
+            w += 1
+        else:
+            l += 1
+    return w, l, d, ends
+
+
+def main():
+    if sys.argv[1] == "--csa":
+        folder, n1, n2 = sys.argv[2], sys.argv[3], sys.argv[4]
+        w, l, d, ends = from_csa(folder, n1)
+        n = w + l + d
+        if n == 0:
+            print("no finished games in", folder)
+            return 1
+        report(n1, n2, w, l, d)
+        print("game ends:", ", ".join(f"{k} {v}" for k, v in sorted(ends.items())))
+        return 0
+    log, n1, n2 = sys.argv[1], sys.argv[2], sys.argv[3]
+    text = open(log, encoding="utf-8", errors="replace").read()
+    pat = re.compile(r"^%s vs %s: (\d+)-(\d+)-(\d+)" % (re.escape(n1), re.escape(n2)), re.M)
+    found = pat.findall(text)
+    if not found:
+        print("no finished games in", log)
+        return 1
+    w, l, d = map(int, found[-1])
+    report(n1, n2, w, l, d)
+    ends = {
+        "mate/resign": len(re.findall(r"^まで\d+手で(先手|後手)の勝ち", text, re.M)),
+        "sennichite": len(re.findall(r"千日手", text)),
+        "max plies": len(re.findall(r"持将棋", text)),
+        "declaration": len(re.findall(r"入玉宣言", text)),
+        "foul (illegal move / perpetual check)": len(re.findall(r"反則", text)),
+        "time": len(re.findall(r"切れ負け", text)),
+    }
+    print("game ends:", ", ".join(f"{k} {v}" for k, v in ends.items()))
+    return 0
+
+
+def report(n1, n2, w, l, d):
+    n = w + l + d
+    s = (w + 0.5 * d) / n
+    var = (w * (1 - s) ** 2 + l * (0 - s) ** 2 + d * (0.5 - s) ** 2) / n
+    se = math.sqrt(var / n) if n > 1 else 0.5
+    lo, hi = elo(s - 1.96 * se), elo(s + 1.96 * se)
+    print(f"{n1} vs {n2}: {n} games, +{w} -{l} ={d}, score {100 * s:.1f} %")
+    if s in (0.0, 1.0):
+        # No spread to estimate from: bound the score with the rule of three.
+        bound = elo(1 - 3 / n) if s == 1.0 else elo(3 / n)
+        sign = ">=" if s == 1.0 else "<="
+        print(f"Elo difference {sign} {bound:+.0f} (95 %, rule of three; score {100 * s:.0f} %)")
+    else:
+        low = f"{lo:+.0f}" if s - 1.96 * se > 0 else "-inf"
+        high = f"{hi:+.0f}" if s + 1.96 * se < 1 else "+inf"
+        if low == "-inf" or high == "+inf":
+            print(f"Elo difference {elo(s):+.0f} (95 % interval {low} .. {high})")
+        else:
+            print(f"Elo difference {elo(s):+.0f} ± {(hi - lo) / 2:.0f} (95 % interval {low} .. {high})")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,223 @@
+//! The four computer strengths of `/play`.
+//!
+//! Strong searches for about 1.5 s after a short mate search. The weaker
+//! levels score every legal move with a shallow search, add seeded noise and
+//! never pick a move that loses more than their blunder cap against the best
+//! one, so their mistakes are the plausible ones a human makes (a loose piece,
+//! a slow plan), never absurd ones. They answer in a few milliseconds.
+
+use std::time::{Duration, Instant};
+
+use crate::shogi::{Move, Position};
+
+use super::mate::MateSearch;
+use super::score::Score;
+use super::search::{Limits, SearchResult, Searcher};
+
+/// A computer strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// Looks one move ahead, often misjudges.
+    Beginner,
+    /// Looks two moves ahead, sometimes misjudges.
+    Easy,
+    /// A short real search with a little noise.
+    Medium,
+    /// The full engine: mate search first, then about 1.5 s of search.
+    Strong,
+}
+
+/// How a weak level picks its move.
+struct Style {
+    depth: u32,
+    nodes: u64,
+    noise: i32,
+    cap: i32,
+    /// Probability (percent) of noticing a mate in one.
+    sees_mate1: u32,
+    mate_plies: u32,
+}
+
+impl Level {
+    /// All levels, weakest first.
+    pub const ALL: [Level; 4] = [Level::Beginner, Level::Easy, Level::Medium, Level::Strong];
+
+    /// The level's name (English, as in the USI option).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Beginner => "Beginner",
+            Level::Easy => "Easy",
+            Level::Medium => "Medium",
+            Level::Strong => "Strong",
+        }
+    }
+
+    /// Parses a name as given by [`Level::name`] (case-insensitive).
+    #[must_use]
+    pub fn from_name(s: &str) -> Option<Level> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(s))
+    }
+
+    /// The thinking time of Strong.
+    pub const STRONG_TIME: Duration = Duration::from_millis(1500);
+
+    /// The search limits of this level for a move started at `start` (the
+    /// caller's clock reading). Only Strong uses time; the others count nodes.
+    #[must_use]
+    pub fn limits(self, start: Instant) -> Limits {
+        match self {
+            Level::Strong => Limits::time(start, Level::STRONG_TIME).with_mate_first(7),
+            _ => Limits::nodes(self.style().nodes),
+        }
+    }
+
+    fn style(self) -> Style {
+        match self {
+            Level::Beginner => Style {
+                depth: 1,
+                nodes: 30_000,
+                noise: 220,
+                cap: 500,
+                sees_mate1: 60,
+                mate_plies: 1,
+            },
+            Level::Easy => Style {
+                depth: 2,
+                nodes: 80_000,
+                noise: 110,
+                cap: 300,
+                sees_mate1: 100,
+                mate_plies: 1,
+            },
+            Level::Medium => Style {
+                depth: 3,
+                nodes: 300_000,
+                noise: 35,
+                cap: 120,
+                sees_mate1: 100,
+                mate_plies: 3,
+            },
+            Level::Strong => Style {
+                depth: 64,
+                nodes: u64::MAX,
+                noise: 0,
+                cap: 0,
+                sees_mate1: 100,
+                mate_plies: 7,
+            },
+        }
+    }
+}
+
+/// Chooses the move of `level` at `pos`. `history` holds the earlier positions
+/// of the game (see [`Searcher::search`]), `limits` usually comes from
+/// [`Level::limits`], and `rng` supplies the weaker levels' noise. `best` is
+/// `None` only when there is no legal move.
+pub fn choose_move(
+    searcher: &mut Searcher,
+    pos: &Position,
+    history: &[(u64, bool)],
+    level: Level,
+    limits: Limits,
+    rng: &mut fastrand::Rng,
+) -> SearchResult {
+    if level == Level::Strong {
+        return searcher.search(pos, history, limits, |_| {});
+    }
+    let style = level.style();
+    let legal = pos.legal_moves();
+    if legal.is_empty() {
+        return searcher.search(pos, history, limits, |_| {});
+    }
+    // Mates: in one for everyone who notices, short ones for Medium.
+    if rng.u32(0..100) < style.sees_mate1 {
+        let mut ms = MateSearch::new(20_000, limits.stop.clone(), limits.deadline);
+        if let Some(line) = ms.find(pos, style.mate_plies) {
+            return SearchResult {
+                best: line.first().copied(),
+                score: Score::Mate(line.len().div_ceil(2) as i32),
+                pv: line,
+                depth: style.mate_plies,
+                nodes: ms.nodes(),
+            };
+        }
+    }
+    let scored = searcher.score_root_moves(pos, style.depth, limits.clone());
+    let scored: Vec<(Move, i32)> = if scored.is_empty() {
+        // Out of budget before the first move was scored: shallow fallback.
+        searcher.score_root_moves(pos, 1, Limits::default())
+    } else {
+        scored
+    };
+    let best = scored.iter().map(|&(_, s)| s).max().unwrap_or(0);
+    let mut choice = scored[0];
+    let mut choice_key = i32::MIN;
+    for &(mv, s) in &scored {
+        if s < best - style.cap {
+            continue;
+        }
+        // Noise proportional to the level; losing mates are never chosen
+        // while a move without one exists.
+        let key = s.clamp(-20_000, 20_000) + rng.i32(-style.noise..=style.noise);
+        if key > choice_key {
+            choice_key = key;
+            choice = (mv, s);
+        }
+    }
+    SearchResult {
+        best: Some(choice.0),
+        score: Score::from_internal(choice.1),
+        pv: vec![choice.0],
+        depth: style.depth,
+        nodes: searcher.nodes(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_level_plays_a_legal_move() {
+        let p = Position::startpos();
+        for level in [Level::Beginner, Level::Easy, Level::Medium] {
+            let mut rng = fastrand::Rng::with_seed(7);
+            let mut s = Searcher::new(2);
+            let r = choose_move(
+                &mut s,
+                &p,
+                &[],
+                level,
+                Limits::nodes(level.style().nodes),
+                &mut rng,
+            );
+            let mv = r.best.unwrap();
+            assert!(p.is_legal(mv), "{level:?} {mv}");
+        }
+    }
+
+    #[test]
+    fn weak_levels_take_a_hanging_rook() {
+        // Gote's rook on 4d hangs to the bishop: even Beginner takes it.
+        let p = Position::from_sfen("4k4/9/9/5r3/9/9/9/1B7/4K4 b - 1").unwrap();
+        for level in [Level::Beginner, Level::Easy, Level::Medium] {
+            for seed in 0..5 {
+                let mut rng = fastrand::Rng::with_seed(seed);
+                let limits = Limits::nodes(level.style().nodes);
+                let r = choose_move(&mut Searcher::new(2), &p, &[], level, limits, &mut rng);
+                let m = r.best.unwrap().to_string();
+                assert!(m.starts_with("8h4d"), "{level:?} seed {seed}: {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for l in Level::ALL {
+            assert_eq!(Level::from_name(l.name()), Some(l));
+        }
+    }
+}
