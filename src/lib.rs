@@ -8,9 +8,9 @@
 pub mod app;
 pub mod cli;
 pub mod console;
+pub mod engine;
 pub mod i18n;
 pub mod notation;
 pub mod render;
-pub mod engine;
 pub mod shogi;
 pub mod store;

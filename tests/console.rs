@@ -385,3 +385,63 @@ fn takeback_count_export_settings_and_leaderboard() {
         "{last}"
     );
 }
+
+#[test]
+fn playing_the_computer_with_hints_takeback_and_analysis() {
+    let c = Console::new();
+    let out = c.run(
+        "alice play level=beginner color=sente\nalice move P-7f\nalice hint\nalice takeback\nalice board\nalice resign\nalice analyze\nalice stats\n",
+    );
+    assert!(out.iter().all(ok), "{out:#?}");
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(t[0].contains("☗ alice vs ☖ komadai (Beginner)"), "{}", t[0]);
+    assert!(
+        t[1].contains("alice played P-7f") && t[1].contains("komadai (Beginner) played"),
+        "{}",
+        t[1]
+    );
+    assert!(
+        !t[1].contains("by 20"),
+        "no deadline against the computer: {}",
+        t[1]
+    );
+    assert!(t[2].starts_with("Hint: "), "{}", t[2]);
+    assert_eq!(out[2]["visibility"], "caller");
+    assert!(
+        t[3].contains("Takeback accepted") && t[3].contains("2 ply"),
+        "{}",
+        t[3]
+    );
+    assert!(t[4].contains("ply 0"), "{}", t[4]);
+    assert!(t[6].starts_with("Analysis of game #1"), "{}", t[6]);
+    assert!(out[6]["buttons"].as_array().is_none_or(|b| b.is_empty()));
+    assert!(
+        t[7].contains("Against komadai Beginner") || t[7].contains("0 wins"),
+        "{}",
+        t[7]
+    );
+
+    // The computer gives a handicap as Gote and moves first.
+    let c = Console::new();
+    let out = c.run("alice play level=beginner handicap=6-pieces\n");
+    assert!(
+        text(&out[0]).contains("komadai (Beginner) played"),
+        "{}",
+        text(&out[0])
+    );
+
+    // No hints in rated games.
+    let c = Console::new();
+    let out = c
+        .run("alice challenge @bob rated=yes color=sente\nbob accept\nalice hint\nalice:de hint\n");
+    assert!(
+        text(&out[2]).contains("never in rated games"),
+        "{}",
+        text(&out[2])
+    );
+    assert!(
+        text(&out[3]).contains("nie in gewerteten Partien"),
+        "{}",
+        text(&out[3])
+    );
+}

@@ -205,6 +205,8 @@ pub enum Msg {
         losses: i64,
         /// Draws.
         draws: i64,
+        /// Results against each computer level: (level, wins, losses, draws).
+        computer: Vec<(String, i64, i64, i64)>,
     },
     /// Server leaderboard: (player, rating, rated games).
     Leaderboard(Vec<(Who, f64, i64)>),
@@ -221,6 +223,23 @@ pub enum Msg {
     },
     /// Help text for the console.
     Help,
+    /// A move played and the computer's answer.
+    Both(Box<Msg>, Box<Msg>),
+    /// A hint: the move in the player's notation and why.
+    Hint {
+        /// The move.
+        text: String,
+        /// Why it is good.
+        reason: crate::engine::HintReason,
+    },
+    /// Post-game analysis: the turning points (move number, move played,
+    /// better move, evaluation lost in centipawns); the graph is attached.
+    Analysis {
+        /// Game id.
+        game_id: i64,
+        /// Turning points.
+        points: Vec<(usize, String, String, i32)>,
+    },
 }
 
 /// The options of a challenge, for messages.
@@ -324,6 +343,12 @@ pub enum Refusal {
     /// Text longer than the limit.
     #[error("input too long")]
     TooLong,
+    /// The engine's queue is full.
+    #[error("the computer is busy")]
+    EngineBusy,
+    /// Hints are never given in rated games.
+    #[error("no hints in rated games")]
+    NoHintInRated,
     /// Unknown command (console) or button.
     #[error("unknown command")]
     UnknownCommand(String),

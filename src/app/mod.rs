@@ -9,12 +9,14 @@
 //! [`Refusal`]s, shown only to the caller. Time and randomness come in through
 //! [`Clock`] and [`Dice`] so tests control them.
 
+mod computer;
 mod message;
 mod play;
 mod scheduler;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
+pub use computer::{computer_id, computer_who, level_from, level_of, ComputerOptions};
 pub use message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, Who};
 pub use play::{
     handicap_from, handicap_name, rule_from, rule_name, stored_outcome, variant_name, Action,
@@ -77,6 +79,8 @@ impl Clock for ManualClock {
 pub trait Dice: Send + Sync {
     /// A fair coin: true means the challenger gets Sente.
     fn coin(&self) -> bool;
+    /// A seed for the weaker computer levels' choices.
+    fn seed(&self) -> u64;
 }
 
 /// Dice from a seeded generator (fixed seed in tests, time-seeded in production).
@@ -94,6 +98,10 @@ impl SeededDice {
 impl Dice for SeededDice {
     fn coin(&self) -> bool {
         self.0.lock().map_or(true, |mut r| r.bool())
+    }
+
+    fn seed(&self) -> u64 {
+        self.0.lock().map_or(0, |mut r| r.u64(..))
     }
 }
 
@@ -339,16 +347,22 @@ pub struct App {
     store: Mutex<Store>,
     clock: Arc<dyn Clock>,
     dice: Arc<dyn Dice>,
+    engine: crate::engine::EnginePool,
 }
 
 impl App {
     /// An app over an opened store.
     #[must_use]
     pub fn new(store: Store, clock: Arc<dyn Clock>, dice: Arc<dyn Dice>) -> App {
+        // One engine thread (the machine has two cores; the other serves
+        // everything else) and a short queue: when it is full, callers are
+        // told the computer is busy instead of waiting without end.
+        let engine = crate::engine::EnginePool::new(1, 4);
         App {
             store: Mutex::new(store),
             clock,
             dice,
+            engine,
         }
     }
 

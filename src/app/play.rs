@@ -186,6 +186,11 @@ impl Loaded {
         }
     }
 
+    /// Whether one of the players is the computer.
+    pub(super) fn against_computer(&self) -> bool {
+        super::level_of(self.row.sente).is_some() || super::level_of(self.row.gote).is_some()
+    }
+
     pub(super) fn to_move_id(&self) -> i64 {
         self.to_move()
     }
@@ -217,7 +222,7 @@ impl App {
 
     /// Picks the caller's game: the given id, the game of this thread or
     /// channel, or the only active game.
-    fn pick_game(
+    pub(super) fn pick_game(
         tx: &Tx<'_>,
         caller: &Caller,
         game: Option<i64>,
@@ -246,6 +251,24 @@ impl App {
                 }
                 Err(Refusal::WhichGame(lines).into())
             }
+        }
+    }
+
+    /// Like `pick_game`, but without an id it takes the caller's most recent
+    /// game, finished or not.
+    pub(super) fn pick_game_any(
+        tx: &Tx<'_>,
+        caller: &Caller,
+        game: Option<i64>,
+        place: Place,
+    ) -> AppResult<Loaded> {
+        match Self::pick_game(tx, caller, game, place) {
+            Err(AppError::Refused(Refusal::NoActiveGame)) => {
+                let recent = tx.recent_games_of(caller.id, 1)?;
+                let g = recent.first().ok_or(Refusal::NoActiveGame)?;
+                Self::load(tx, g.id)
+            }
+            other => other,
         }
     }
 
@@ -593,8 +616,46 @@ impl App {
     // --- moves --------------------------------------------------------------------
 
     /// `/move`: plays the caller's move in their game. With a `request_id`, a
-    /// repeated request is answered without being applied twice.
+    /// repeated request is answered without being applied twice. In a game
+    /// against the computer, the computer's answer follows in the same reply.
     pub fn play_move(
+        &self,
+        caller: &Caller,
+        game: Option<i64>,
+        text: &str,
+        place: Place,
+        request_id: Option<&str>,
+    ) -> AppResult {
+        let reply = self.play_one_move(caller, game, text, place, request_id)?;
+        let game_id = match &reply.msg {
+            Msg::MovePlayed {
+                game_id,
+                ending: None,
+                next: Some(next),
+                ..
+            } if super::level_of(next.id).is_some() && super::level_of(caller.id).is_none() => {
+                *game_id
+            }
+            _ => return Ok(reply),
+        };
+        match self.computer_turn(game_id, caller.lang) {
+            Ok(Some(answer)) => {
+                let mut combined = answer;
+                combined.msg = Msg::Both(Box::new(reply.msg), Box::new(combined.msg));
+                combined.lang = caller.lang;
+                combined.notify = Vec::new();
+                Ok(combined)
+            }
+            Ok(None) => Ok(reply),
+            // The move is stored; the computer answers on the next /board.
+            Err(AppError::Refused(Refusal::EngineBusy)) => {
+                Err(AppError::Refused(Refusal::EngineBusy))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn play_one_move(
         &self,
         caller: &Caller,
         game: Option<i64>,
@@ -649,7 +710,9 @@ impl App {
             };
             let ply = l.game.ply() as i64;
             let next = l.to_move();
-            let deadline = outcome.is_none().then_some(now + l.row.days_per_move * DAY);
+            // Games against the computer have no deadline.
+            let deadline = (outcome.is_none() && !l.against_computer())
+                .then_some(now + l.row.days_per_move * DAY);
             tx.append_move(
                 l.row.id,
                 l.row.version,
@@ -692,7 +755,9 @@ impl App {
             r.board = Some(Self::board_view(&l, &opponent));
             r.notify = vec![opponent.user_id];
             if ending.is_some() {
-                r.buttons.push(ButtonAction::Rematch.button(l.row.id));
+                if !l.against_computer() {
+                    r.buttons.push(ButtonAction::Rematch.button(l.row.id));
+                }
             } else if l.game.rule() == EnteringKingRule::Declaration27
                 && declaration_check(l.game.position()).is_empty()
             {
@@ -751,8 +816,18 @@ impl App {
 
     // --- game actions -------------------------------------------------------------
 
-    /// `/board`.
+    /// `/board`. In a game against the computer whose answer is still
+    /// pending (the engine was busy), the computer moves first.
     pub fn board(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
+        if let Some(id) = game {
+            if let Some(reply) = self.computer_turn(id, caller.lang)? {
+                return Ok(reply);
+            }
+        }
+        self.show_board(caller, game, place)
+    }
+
+    fn show_board(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
         let mut store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             tx.upsert_player(caller.id, &caller.name, self.now())?;
@@ -882,13 +957,39 @@ impl App {
             );
             r.board = Some(Self::board_view(&l, &me));
             r.notify = vec![l.row.opponent_of(caller.id)];
-            r.buttons.push(ButtonAction::Rematch.button(l.row.id));
+            if !l.against_computer() {
+                r.buttons.push(ButtonAction::Rematch.button(l.row.id));
+            }
             Ok(r)
         })
     }
 
     /// `/takeback`: asks the opponent to undo the caller's last move (friendly games).
     pub fn takeback(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
+        let offer = self.request_takeback(caller, game, place)?;
+        // The computer always agrees.
+        let game_id = match &offer.msg {
+            Msg::TakebackOffered { game_id, .. } => *game_id,
+            _ => return Ok(offer),
+        };
+        let computer = {
+            let store = self.store()?;
+            let row = store.reader().game(game_id)?.ok_or(Refusal::NoSuchGame)?;
+            super::level_of(row.opponent_of(caller.id))
+        };
+        match computer {
+            Some(level) => {
+                let comp = Caller::new(super::computer_id(level), "komadai", caller.lang);
+                let mut r = self.answer_takeback(&comp, game_id, true)?;
+                r.lang = caller.lang;
+                r.notify = Vec::new();
+                Ok(r)
+            }
+            None => Ok(offer),
+        }
+    }
+
+    fn request_takeback(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
         let mut store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             let l = Self::pick_game(tx, caller, game, place)?;
@@ -941,7 +1042,7 @@ impl App {
                 l.game
                     .undo()
                     .map_err(|_| crate::store::StoreError::Corrupt("undo".into()))?;
-                let deadline = Some(now + l.row.days_per_move * DAY);
+                let deadline = (!l.against_computer()).then_some(now + l.row.days_per_move * DAY);
                 tx.remove_last_move(
                     l.row.id,
                     l.row.version,
@@ -1056,6 +1157,13 @@ impl App {
                 return Err(Refusal::BadArgument(format!("user {id}")).into());
             };
             let (wins, losses, draws, _) = tx.record_of(id)?;
+            let mut computer = Vec::new();
+            for level in crate::engine::Level::ALL {
+                let (w, l, d) = tx.record_against(id, super::computer_id(level))?;
+                if w + l + d > 0 {
+                    computer.push((level.name().to_string(), w, l, d));
+                }
+            }
             Ok(Reply::public(
                 Msg::Stats {
                     who: Who {
@@ -1067,6 +1175,7 @@ impl App {
                     wins,
                     losses,
                     draws,
+                    computer,
                 },
                 caller.lang,
             ))

@@ -346,6 +346,48 @@ impl Console {
                 kv.no_positional()?;
                 self.app.leaderboard(caller, None)
             }
+            "play" => {
+                kv.only(&["level", "variant", "handicap", "color"])?;
+                kv.no_positional()?;
+                let level = kv.get("level").unwrap_or("easy");
+                let level = crate::app::level_from(level)
+                    .ok_or_else(|| Refusal::BadArgument(format!("level={level}")))?;
+                let variant = match kv.get("variant") {
+                    None | Some("standard" | "shogi") => Variant::Standard,
+                    Some("minishogi" | "mini") => Variant::Minishogi,
+                    Some(v) => return Err(Refusal::BadArgument(format!("variant={v}")).into()),
+                };
+                let handicap = match kv.get("handicap") {
+                    None => None,
+                    Some(h) => Some(
+                        crate::app::handicap_from(h)
+                            .ok_or_else(|| Refusal::BadArgument(format!("handicap={h}")))?,
+                    ),
+                };
+                let color = match kv.get("color") {
+                    None | Some("random" | "furigoma") => None,
+                    Some("sente" | "black") => Some(Color::Sente),
+                    Some("gote" | "white") => Some(Color::Gote),
+                    Some(c) => return Err(Refusal::BadArgument(format!("color={c}")).into()),
+                };
+                let opts = crate::app::ComputerOptions {
+                    level,
+                    variant,
+                    handicap,
+                    color,
+                };
+                self.app.play_computer(caller, &opts, place)
+            }
+            "hint" => {
+                kv.only(&["game"])?;
+                kv.no_positional()?;
+                self.app.hint(caller, game, place)
+            }
+            "analyze" | "analyse" => {
+                kv.only(&["game"])?;
+                kv.no_positional()?;
+                self.app.analyze(caller, game, place)
+            }
             "press" => {
                 kv.only(&[])?;
                 let id = kv

@@ -1033,7 +1033,11 @@ mod tests {
     #[test]
     fn plays_minishogi_and_handicap_games() {
         let mut starts = vec![Position::minishogi_startpos()];
-        starts.extend(crate::shogi::Handicap::ALL.iter().map(|h| h.start_position()));
+        starts.extend(
+            crate::shogi::Handicap::ALL
+                .iter()
+                .map(|h| h.start_position()),
+        );
         for p in starts {
             let r = Searcher::new(2).search(&p, &[], Limits::depth(4), |_| {});
             assert!(p.is_legal(r.best.unwrap()), "{p}");

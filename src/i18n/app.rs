@@ -149,10 +149,13 @@ fn ending(e: &Ending, lang: Lang) -> String {
 }
 
 fn game_line(g: &GameLine, lang: Lang) -> String {
-    let deadline = g.deadline.map_or(String::new(), utc);
+    let deadline = g.deadline.map_or(String::new(), |d| match lang {
+        Lang::En => format!(", deadline {}", utc(d)),
+        Lang::De => format!(", Frist {}", utc(d)),
+    });
     match lang {
         Lang::En => format!(
-            "#{} vs {} — {} (ply {}, deadline {deadline})",
+            "#{} vs {} — {} (ply {}{deadline})",
             g.game_id,
             g.opponent.name,
             if g.your_turn {
@@ -163,7 +166,7 @@ fn game_line(g: &GameLine, lang: Lang) -> String {
             g.ply
         ),
         Lang::De => format!(
-            "#{} gegen {} — {} (Halbzug {}, Frist {deadline})",
+            "#{} gegen {} — {} (Halbzug {}{deadline})",
             g.game_id,
             g.opponent.name,
             if g.your_turn {
@@ -312,14 +315,50 @@ impl Localize for Msg {
                 language.as_deref().unwrap_or("wie dein Discord-Client"),
                 yes_no(*dms, lang)
             ),
-            (Msg::Stats { who, rating, rated_games, wins, losses, draws }, Lang::En) => format!(
-                "{}: rating {rating:.0} ({rated_games} rated games); {wins} wins, {losses} losses, {draws} draws.",
-                name(who)
-            ),
-            (Msg::Stats { who, rating, rated_games, wins, losses, draws }, Lang::De) => format!(
-                "{}: Wertung {rating:.0} ({rated_games} gewertete Partien); {wins} Siege, {losses} Niederlagen, {draws} Remis.",
-                name(who)
-            ),
+            (Msg::Stats { who, rating, rated_games, wins, losses, draws, computer }, Lang::En) => {
+                let mut s = format!(
+                    "{}: rating {rating:.0} ({rated_games} rated games); {wins} wins, {losses} losses, {draws} draws.",
+                    name(who)
+                );
+                for (level, w, l, d) in computer {
+                    s.push_str(&format!(" Against komadai {level}: {w} wins, {l} losses, {d} draws."));
+                }
+                s
+            }
+            (Msg::Stats { who, rating, rated_games, wins, losses, draws, computer }, Lang::De) => {
+                let mut s = format!(
+                    "{}: Wertung {rating:.0} ({rated_games} gewertete Partien); {wins} Siege, {losses} Niederlagen, {draws} Remis.",
+                    name(who)
+                );
+                for (level, w, l, d) in computer {
+                    s.push_str(&format!(" Gegen komadai {level}: {w} Siege, {l} Niederlagen, {d} Remis."));
+                }
+                s
+            }
+            (Msg::Both(first, second), _) => format!("{}\n{}", first.localize(lang), second.localize(lang)),
+            (Msg::Hint { text, reason }, Lang::En) => {
+                format!("Hint: {text} — {}", crate::engine::reason_text(reason, false))
+            }
+            (Msg::Hint { text, reason }, Lang::De) => {
+                format!("Tipp: {text} — {}", crate::engine::reason_text(reason, true))
+            }
+            (Msg::Analysis { game_id, points }, _) if points.is_empty() => match lang {
+                Lang::En => format!("Analysis of game #{game_id}: no move changed the balance much. The graph is attached."),
+                Lang::De => format!("Analyse von Partie #{game_id}: kein Zug hat das Gleichgewicht stark verändert. Die Grafik ist angehängt."),
+            },
+            (Msg::Analysis { game_id, points }, _) => {
+                let head = match lang {
+                    Lang::En => format!("Analysis of game #{game_id} (graph attached). Turning points:"),
+                    Lang::De => format!("Analyse von Partie #{game_id} (Grafik angehängt). Wendepunkte:"),
+                };
+                std::iter::once(head)
+                    .chain(points.iter().map(|(n, played, better, loss)| match lang {
+                        Lang::En => format!("move {n}: {played} lost about {:.1} pawns; better was {better}", f64::from(*loss) / 100.0),
+                        Lang::De => format!("Zug {n}: {played} verlor etwa {:.1} Bauern; besser war {better}", f64::from(*loss) / 100.0),
+                    }))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
             (Msg::Leaderboard(rows), _) if rows.is_empty() => match lang {
                 Lang::En => "No rated games yet.".into(),
                 Lang::De => "Noch keine gewerteten Partien.".into(),
@@ -346,8 +385,8 @@ impl Localize for Msg {
                 duration(*left, lang),
                 utc(*deadline)
             ),
-            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
-            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], hint, analyze [game=ID], press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], hint, analyze [game=ID], press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
         }
     }
 }
@@ -442,6 +481,10 @@ impl Localize for Refusal {
             (Refusal::BadArgument(a), Lang::De) => format!("Das verstehe ich nicht: „{a}“."),
             (Refusal::TooLong, Lang::En) => format!("That input is too long (at most {} characters).", crate::app::MAX_ARG_CHARS),
             (Refusal::TooLong, Lang::De) => format!("Diese Eingabe ist zu lang (höchstens {} Zeichen).", crate::app::MAX_ARG_CHARS),
+            (Refusal::EngineBusy, Lang::En) => "The computer is busy right now; try again in a moment (your move is saved).".into(),
+            (Refusal::EngineBusy, Lang::De) => "Der Computer ist gerade beschäftigt; versuch es gleich noch einmal (dein Zug ist gespeichert).".into(),
+            (Refusal::NoHintInRated, Lang::En) => "Hints are only given in friendly games and against the computer, never in rated games.".into(),
+            (Refusal::NoHintInRated, Lang::De) => "Tipps gibt es nur in Freundschaftspartien und gegen den Computer, nie in gewerteten Partien.".into(),
             (Refusal::UnknownCommand(c), Lang::En) => format!("Unknown command “{c}”. Try help."),
             (Refusal::UnknownCommand(c), Lang::De) => format!("Unbekannter Befehl „{c}“. Versuch help."),
         }

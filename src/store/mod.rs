@@ -267,6 +267,20 @@ read_queries! {
         )?)
     }
 
+    /// (wins, losses, draws) of `user` in finished games against `opponent`.
+    pub fn record_against(&self, user: i64, opponent: i64) -> StoreResult<(i64, i64, i64)> {
+        Ok(self.c().query_row(
+            "SELECT
+                COALESCE(SUM((result = 'sente' AND sente = ?1) OR (result = 'gote' AND gote = ?1)), 0),
+                COALESCE(SUM((result = 'gote' AND sente = ?1) OR (result = 'sente' AND gote = ?1)), 0),
+                COALESCE(SUM(result = 'draw'), 0)
+             FROM games WHERE status = 'finished'
+               AND ((sente = ?1 AND gote = ?2) OR (sente = ?2 AND gote = ?1))",
+            [user, opponent],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?)
+    }
+
     /// Pending notices of the outbox, oldest first: (id, payload).
     pub fn outbox(&self) -> StoreResult<Vec<(i64, String)>> {
         let mut st = self.c().prepare_cached("SELECT id, payload FROM outbox ORDER BY id")?;
