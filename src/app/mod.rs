@@ -9,6 +9,7 @@
 //! [`Refusal`]s, shown only to the caller. Time and randomness come in through
 //! [`Clock`] and [`Dice`] so tests control them.
 
+mod delivery;
 mod message;
 mod play;
 mod scheduler;
