@@ -60,7 +60,11 @@ impl Bot {
 
 async fn answer(fake: &Fake, id: &str) -> Call {
     let a = fake.answer(id, WAIT).await.expect("no answer");
-    assert!(a.latency < Duration::from_secs(3), "answered after {:?}", a.latency);
+    assert!(
+        a.latency < Duration::from_secs(3),
+        "answered after {:?}",
+        a.latency
+    );
     a.call
 }
 
@@ -113,18 +117,23 @@ async fn challenge(fake: &Fake, alice: u64, bob: u64, locale: &str) -> String {
         locale,
         CHANNEL,
         "challenge",
-        json!([opt("member", 6, json!(bob.to_string())), opt("color", 3, json!("sente")),
-               opt("rated", 5, json!(false))]),
+        json!([
+            opt("member", 6, json!(bob.to_string())),
+            opt("color", 3, json!("sente")),
+            opt("rated", 5, json!(false))
+        ]),
     );
     let a = answer(fake, &id).await;
     assert!(!a.ephemeral(), "{}", a.content());
-    assert!(a.content().contains(&format!("<@{bob}>")), "{}", a.content());
-    let accept = a
-        .buttons()
+    assert!(
+        a.content().contains(&format!("<@{bob}>")),
+        "{}",
+        a.content()
+    );
+    a.buttons()
         .into_iter()
         .find(|b| b.starts_with("accept:"))
-        .expect("an Accept button");
-    accept
+        .expect("an Accept button")
 }
 
 /// bob presses Accept; returns the game's thread id.
@@ -135,7 +144,8 @@ async fn accept(fake: &Fake, bob: u64, accept_id: &str) -> String {
     assert!(!a.ephemeral(), "{}", a.content());
     assert!(a.has_png(), "the game start shows the board");
     assert_eq!(
-        a.message()["embeds"][0]["image"]["url"], "attachment://board.png",
+        a.message()["embeds"][0]["image"]["url"],
+        "attachment://board.png",
         "{}",
         a.message()
     );
@@ -192,14 +202,26 @@ async fn registration_payload_is_valid_and_localised() {
     let list = put.json.as_array().cloned().unwrap_or_default();
     let names: Vec<&str> = list.iter().filter_map(|c| c["name"].as_str()).collect();
     for want in [
-        "challenge", "move", "board", "games", "resign", "abort", "takeback", "declare", "count",
-        "export", "settings", "stats", "leaderboard",
+        "challenge",
+        "move",
+        "board",
+        "games",
+        "resign",
+        "abort",
+        "takeback",
+        "declare",
+        "count",
+        "export",
+        "settings",
+        "stats",
+        "leaderboard",
     ] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }
     let valid = |s: &str| {
         (1..=32).contains(&s.chars().count())
-            && s.chars().all(|c| c == '-' || c == '_' || c.is_alphanumeric())
+            && s.chars()
+                .all(|c| c == '-' || c == '_' || c.is_alphanumeric())
             && s.to_lowercase() == s
     };
     for c in &list {
@@ -210,7 +232,10 @@ async fn registration_payload_is_valid_and_localised() {
         let de = c["name_localizations"]["de"].as_str().unwrap_or("");
         assert!(valid(de), "{name}: German name {de:?}");
         let de_desc = c["description_localizations"]["de"].as_str().unwrap_or("");
-        assert!((1..=100).contains(&de_desc.chars().count()), "{name}: German description");
+        assert!(
+            (1..=100).contains(&de_desc.chars().count()),
+            "{name}: German description"
+        );
         let options = c["options"].as_array().cloned().unwrap_or_default();
         assert!(options.len() <= 25);
         for o in &options {
@@ -219,7 +244,7 @@ async fn registration_payload_is_valid_and_localised() {
             assert!(o["description_localizations"]["de"].is_string(), "{o}");
             let choices = o["choices"].as_array().cloned().unwrap_or_default();
             assert!(choices.len() <= 25);
-            assert!(!(o["autocomplete"] == true && !choices.is_empty()));
+            assert!(o["autocomplete"] != true || choices.is_empty(), "{o}");
             for ch in &choices {
                 assert!(ch["name_localizations"]["de"].is_string(), "{ch}");
             }
@@ -241,7 +266,11 @@ async fn challenge_accept_moves_to_checkmate() {
     let id = fake.button(CAROL, "en-US", CHANNEL, &accept_id);
     let a = answer(&fake, &id).await;
     assert!(a.ephemeral(), "{}", a.content());
-    assert!(a.content().contains("not addressed to you"), "{}", a.content());
+    assert!(
+        a.content().contains("not addressed to you"),
+        "{}",
+        a.content()
+    );
 
     let thread = accept(&fake, BOB, &accept_id).await;
     let thread_id: u64 = thread.parse().expect("thread id");
@@ -256,7 +285,10 @@ async fn challenge_accept_moves_to_checkmate() {
     );
     let a = answer(&fake, &id).await;
     assert_eq!(a.kind(), 8);
-    let choices = a.json["data"]["choices"].as_array().cloned().unwrap_or_default();
+    let choices = a.json["data"]["choices"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     assert!(!choices.is_empty() && choices.len() <= 25, "{choices:?}");
     let legal: Vec<String> = Position::startpos()
         .legal_moves()
@@ -281,23 +313,47 @@ async fn challenge_accept_moves_to_checkmate() {
         .flatten()
         .filter_map(|c| c["value"].as_str().map(str::to_string))
         .collect();
-    assert_eq!(values, vec!["7g7f".to_string()], "filtered by what was typed");
+    assert_eq!(
+        values,
+        vec!["7g7f".to_string()],
+        "filtered by what was typed"
+    );
 
     let moves = mating_game();
     for (i, mv) in moves.iter().enumerate() {
-        let (user, other) = if i % 2 == 0 { (ALICE, BOB) } else { (BOB, ALICE) };
-        let id = fake.command(user, "en-US", thread_id, "move", json!([opt("move", 3, json!(mv))]));
+        let (user, other) = if i % 2 == 0 {
+            (ALICE, BOB)
+        } else {
+            (BOB, ALICE)
+        };
+        let id = fake.command(
+            user,
+            "en-US",
+            thread_id,
+            "move",
+            json!([opt("move", 3, json!(mv))]),
+        );
         let a = answer(&fake, &id).await;
         assert!(!a.ephemeral(), "move {mv}: {}", a.content());
         assert!(a.has_png(), "move {mv} carries the board");
-        assert!(a.content().contains(&format!("<@{other}>")), "{}", a.content());
+        assert!(
+            a.content().contains(&format!("<@{other}>")),
+            "{}",
+            a.content()
+        );
         if i + 1 == moves.len() {
             assert!(a.content().contains("checkmate"), "{}", a.content());
             assert!(a.buttons().iter().any(|b| b.starts_with("rematch:")));
         }
     }
     // The game is over: another move is refused.
-    let id = fake.command(BOB, "en-US", thread_id, "move", json!([opt("move", 3, json!("5a4b"))]));
+    let id = fake.command(
+        BOB,
+        "en-US",
+        thread_id,
+        "move",
+        json!([opt("move", 3, json!("5a4b"))]),
+    );
     let a = answer(&fake, &id).await;
     assert!(a.ephemeral());
     bot.shutdown().await;
@@ -309,15 +365,34 @@ async fn illegal_move_is_refused_in_german() {
     let (_dir, db) = temp_db();
     let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
     let accept_id = challenge(&fake, ALICE, BOB, "de").await;
-    let thread: u64 = accept(&fake, BOB, &accept_id).await.parse().expect("thread");
+    let thread: u64 = accept(&fake, BOB, &accept_id)
+        .await
+        .parse()
+        .expect("thread");
     // A pawn cannot move two squares.
-    let id = fake.command(ALICE, "de", thread, "move", json!([opt("move", 3, json!("7g7e"))]));
+    let id = fake.command(
+        ALICE,
+        "de",
+        thread,
+        "move",
+        json!([opt("move", 3, json!("7g7e"))]),
+    );
     let a = answer(&fake, &id).await;
     assert!(a.ephemeral(), "{}", a.content());
     assert!(!a.has_png());
-    assert!(a.content().contains("kann nicht von 7g nach 7e ziehen"), "{}", a.content());
+    assert!(
+        a.content().contains("kann nicht von 7g nach 7e ziehen"),
+        "{}",
+        a.content()
+    );
     // Not your turn, in English for an English client.
-    let id = fake.command(BOB, "en-US", thread, "move", json!([opt("move", 3, json!("3c3d"))]));
+    let id = fake.command(
+        BOB,
+        "en-US",
+        thread,
+        "move",
+        json!([opt("move", 3, json!("3c3d"))]),
+    );
     let a = answer(&fake, &id).await;
     assert!(a.ephemeral());
     bot.shutdown().await;
@@ -333,8 +408,17 @@ async fn a_button_from_before_a_restart_still_works() {
     bot.shutdown().await;
 
     let bot = start_bot(&fake, &db, clock, 2).await;
-    let thread: u64 = accept(&fake, BOB, &accept_id).await.parse().expect("thread");
-    let id = fake.command(ALICE, "en-US", thread, "move", json!([opt("move", 3, json!("7g7f"))]));
+    let thread: u64 = accept(&fake, BOB, &accept_id)
+        .await
+        .parse()
+        .expect("thread");
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        thread,
+        "move",
+        json!([opt("move", 3, json!("7g7f"))]),
+    );
     let a = answer(&fake, &id).await;
     assert!(!a.ephemeral(), "{}", a.content());
     assert!(a.has_png());
@@ -359,7 +443,11 @@ async fn the_scheduler_posts_a_timeout_in_the_thread() {
         })
         .await
         .expect("a reminder in the thread");
-    assert!(reminder.content().contains(&format!("<@{ALICE}>")), "{}", reminder.content());
+    assert!(
+        reminder.content().contains(&format!("<@{ALICE}>")),
+        "{}",
+        reminder.content()
+    );
     clock.advance(2 * 86_400);
     let timeout = fake
         .wait_for(WAIT, |calls| {
@@ -369,7 +457,11 @@ async fn the_scheduler_posts_a_timeout_in_the_thread() {
         })
         .await
         .expect("the timeout result in the thread");
-    assert!(timeout.content().contains(&format!("<@{BOB}>")), "{}", timeout.content());
+    assert!(
+        timeout.content().contains(&format!("<@{BOB}>")),
+        "{}",
+        timeout.content()
+    );
     // Delivered once: the outbox is empty afterwards.
     tokio::time::sleep(Duration::from_millis(600)).await;
     let n = messages_in(&fake.calls(), &thread)
@@ -379,7 +471,6 @@ async fn the_scheduler_posts_a_timeout_in_the_thread() {
     assert_eq!(n, 1);
     bot.shutdown().await;
 }
-
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
@@ -410,8 +501,10 @@ async fn a_burst_of_500_moves_across_50_games() {
                 "en-US",
                 CHANNEL,
                 "challenge",
-                json!([opt("member", 6, json!(player(g, 1).to_string())),
-                       opt("color", 3, json!("sente"))]),
+                json!([
+                    opt("member", 6, json!(player(g, 1).to_string())),
+                    opt("color", 3, json!("sente"))
+                ]),
             );
             let a = fake.answer(&id, WAIT).await.expect("challenge answered");
             let accept = a
@@ -438,9 +531,19 @@ async fn a_burst_of_500_moves_across_50_games() {
             let mut latencies = Vec::new();
             for (i, mv) in OPENING.iter().enumerate() {
                 let user = player(g, (i % 2) as u64);
-                let id = fake.command(user, "en-US", CHANNEL, "move", json!([opt("move", 3, json!(mv))]));
+                let id = fake.command(
+                    user,
+                    "en-US",
+                    CHANNEL,
+                    "move",
+                    json!([opt("move", 3, json!(mv))]),
+                );
                 let a = fake.answer(&id, WAIT).await.expect("move answered");
-                assert!(!a.call.ephemeral(), "game {g} move {mv}: {}", a.call.content());
+                assert!(
+                    !a.call.ephemeral(),
+                    "game {g} move {mv}: {}",
+                    a.call.content()
+                );
                 assert!(a.call.has_png());
                 latencies.push(a.latency);
             }
@@ -476,4 +579,122 @@ async fn a_burst_of_500_moves_across_50_games() {
         let moves = store.reader().moves(games[0].id).expect("moves");
         assert_eq!(moves, OPENING.map(String::from).to_vec(), "game {g}");
     }
+}
+
+/// Turn DMs are opt-in; a user who does not accept DMs (50007) gets the
+/// option switched off and is told so once in the game thread.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_turn_dm_turns_the_option_off_once() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let id = fake.command(
+        BOB,
+        "en-US",
+        CHANNEL,
+        "settings",
+        json!([opt("dms", 5, json!(true))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(a.ephemeral(), "{}", a.content());
+    fake.close_dms(BOB);
+    let accept_id = challenge(&fake, ALICE, BOB, "en-US").await;
+    let thread = accept(&fake, BOB, &accept_id).await;
+    let thread_id: u64 = thread.parse().expect("thread");
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        thread_id,
+        "move",
+        json!([opt("move", 3, json!("7g7f"))]),
+    );
+    assert!(!answer(&fake, &id).await.ephemeral());
+    let note = fake
+        .wait_for(WAIT, |calls| {
+            messages_in(calls, &thread)
+                .into_iter()
+                .find(|c| c.content().contains("direct messages"))
+        })
+        .await
+        .expect("the thread says the DMs were turned off");
+    assert!(note.content().contains(&format!("<@{BOB}>")));
+    for (user, mv) in [(BOB, "3c3d"), (ALICE, "2g2f")] {
+        let id = fake.command(
+            user,
+            "en-US",
+            thread_id,
+            "move",
+            json!([opt("move", 3, json!(mv))]),
+        );
+        assert!(!answer(&fake, &id).await.ephemeral());
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let notes = messages_in(&fake.calls(), &thread)
+        .iter()
+        .filter(|c| c.content().contains("direct messages"))
+        .count();
+    assert_eq!(notes, 1, "said once");
+    let dm_attempts = fake
+        .calls()
+        .iter()
+        .filter(|c| c.path == "/users/@me/channels")
+        .count();
+    assert_eq!(dm_attempts, 1, "no DM after the option was turned off");
+    bot.shutdown().await;
+}
+
+/// Without permission for threads the game stays in the channel; with two
+/// games the `game` option's autocomplete lists both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_thread_permission_and_game_autocomplete() {
+    let fake = Fake::start().await;
+    fake.refuse_threads(CHANNEL);
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    for opponent in [BOB, CAROL] {
+        let accept_id = challenge(&fake, ALICE, opponent, "en-US").await;
+        let id = fake.button(opponent, "en-US", CHANNEL, &accept_id);
+        let a = answer(&fake, &id).await;
+        assert!(a.has_png() && !a.ephemeral(), "{}", a.content());
+    }
+    // Two games, no thread: /move without a game asks which one.
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        CHANNEL,
+        "move",
+        json!([opt("move", 3, json!("7g7f"))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(a.ephemeral(), "{}", a.content());
+    let id = fake.autocomplete(
+        ALICE,
+        "de",
+        CHANNEL,
+        "move",
+        json!([{"name": "move", "type": 3, "value": "7g7f"},
+               {"name": "game", "type": 4, "value": "", "focused": true}]),
+    );
+    let a = answer(&fake, &id).await;
+    let choices = a.json["data"]["choices"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(choices.len(), 2, "{choices:?}");
+    assert!(choices.iter().all(|c| c["value"].is_i64()), "{choices:?}");
+    assert!(
+        choices[0]["name"].as_str().unwrap_or("").contains("am Zug"),
+        "{choices:?}"
+    );
+    let game = choices[0]["value"].clone();
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        CHANNEL,
+        "move",
+        json!([opt("move", 3, json!("7g7f")), opt("game", 4, game)]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(!a.ephemeral() && a.has_png(), "{}", a.content());
+    bot.shutdown().await;
 }

@@ -485,10 +485,11 @@ impl Bot {
             (
                 app.wants_dms(user),
                 app.game_channel(game_id).ok().flatten(),
+                app.lang_for(user, Lang::En),
             )
         })
         .await;
-        let Ok((true, channel)) = looked_up else {
+        let Ok((true, channel, lang)) = looked_up else {
             return;
         };
         let Ok(uid) = u64::try_from(user) else {
@@ -497,7 +498,6 @@ impl Bot {
         let mut dm = out.clone();
         dm.buttons.clear();
         dm.mentions.clear();
-        let lang = self.app.lang_for(user, Lang::En);
         if let Some(ch) = channel.and_then(|c| u64::try_from(c).ok()) {
             dm.content = format!("{}\n{}", dm.content, text::dm_link(lang, ch));
         }
@@ -600,6 +600,9 @@ fn permanent(e: &serenity::Error) -> bool {
     }
 }
 
+/// A notice to deliver: outbox id, target channel, the prepared message.
+type DueNotice = (i64, Option<i64>, Result<Outgoing, String>);
+
 /// The deadline scheduler: every `every`, decide what is due and post the
 /// notices (reminders, timeouts, expired challenges) in the game's thread,
 /// which also unarchives it. A notice is acknowledged once delivered, so a
@@ -618,17 +621,15 @@ pub(crate) async fn scheduler(
             _ = stop.changed() => return,
         }
         let app = bot.app.clone();
-        let due = tokio::task::spawn_blocking(
-            move || -> AppResult<Vec<(i64, Option<i64>, Result<Outgoing, String>)>> {
-                app.tick()?;
-                let mut v = Vec::new();
-                for (id, notice, reply) in app.pending_notices()? {
-                    let channel = app.notice_channel(&notice)?;
-                    v.push((id, channel, Outgoing::from_reply(&reply)));
-                }
-                Ok(v)
-            },
-        )
+        let due = tokio::task::spawn_blocking(move || -> AppResult<Vec<DueNotice>> {
+            app.tick()?;
+            let mut v = Vec::new();
+            for (id, notice, reply) in app.pending_notices()? {
+                let channel = app.notice_channel(&notice)?;
+                v.push((id, channel, Outgoing::from_reply(&reply)));
+            }
+            Ok(v)
+        })
         .await;
         let due = match due {
             Ok(Ok(v)) => v,

@@ -68,7 +68,11 @@ impl Call {
     /// The custom ids of its buttons.
     pub fn buttons(&self) -> Vec<String> {
         let mut v = Vec::new();
-        for row in self.message()["components"].as_array().into_iter().flatten() {
+        for row in self.message()["components"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
             for c in row["components"].as_array().into_iter().flatten() {
                 if let Some(id) = c["custom_id"].as_str() {
                     v.push(id.to_string());
@@ -216,11 +220,7 @@ fn respond(status: u16, body: Value) -> Response<Body> {
 
 async fn handle(state: Arc<State>, req: Request<Body>) -> Result<Response<Body>, Infallible> {
     let method = req.method().to_string();
-    let path = req
-        .uri()
-        .path()
-        .trim_start_matches("/api/v10")
-        .to_string();
+    let path = req.uri().path().trim_start_matches("/api/v10").to_string();
     let content_type = req
         .headers()
         .get(hyper::header::CONTENT_TYPE)
@@ -259,7 +259,10 @@ async fn handle(state: Arc<State>, req: Request<Body>) -> Result<Response<Body>,
         ("POST", ["channels", ch, "threads"]) => {
             let ch_id: u64 = ch.parse().unwrap_or(0);
             if state.no_threads.lock().unwrap().contains(&ch_id) {
-                respond(403, json!({"message": "Missing Permissions", "code": 50013}))
+                respond(
+                    403,
+                    json!({"message": "Missing Permissions", "code": 50013}),
+                )
             } else {
                 respond(
                     201,
@@ -290,7 +293,10 @@ async fn handle(state: Arc<State>, req: Request<Body>) -> Result<Response<Body>,
                     return Ok(r);
                 }
             }
-            respond(200, message_json(next_id(), ch, json["content"].as_str().unwrap_or("")))
+            respond(
+                200,
+                message_json(next_id(), ch, json["content"].as_str().unwrap_or("")),
+            )
         }
         ("POST", ["users", "@me", "channels"]) => {
             let user: u64 = json["recipient_id"]
@@ -310,7 +316,13 @@ async fn handle(state: Arc<State>, req: Request<Body>) -> Result<Response<Body>,
     Ok(response)
 }
 
-fn record(state: &State, method: String, path: String, json: Value, files: Vec<(String, String, Vec<u8>)>) {
+fn record(
+    state: &State,
+    method: String,
+    path: String,
+    json: Value,
+    files: Vec<(String, String, Vec<u8>)>,
+) {
     state.calls.lock().unwrap().push(Call {
         method,
         path,
@@ -421,8 +433,17 @@ impl Fake {
         self.state.dm_closed.lock().unwrap().push(user);
     }
 
+    /// Makes thread creation in `channel` fail with 403 (missing permissions).
+    pub fn refuse_threads(&self, channel: u64) {
+        self.state.no_threads.lock().unwrap().push(channel);
+    }
+
     /// Waits until `pred` holds for the recorded calls (or the time is up).
-    pub async fn wait_for<T>(&self, limit: Duration, mut pred: impl FnMut(&[Call]) -> Option<T>) -> Option<T> {
+    pub async fn wait_for<T>(
+        &self,
+        limit: Duration,
+        mut pred: impl FnMut(&[Call]) -> Option<T>,
+    ) -> Option<T> {
         let end = Instant::now() + limit;
         loop {
             let notified = self.state.changed.notified();
@@ -449,7 +470,15 @@ impl Fake {
         true
     }
 
-    fn dispatch(&self, kind: u64, user: u64, locale: &str, channel: u64, data: Value, extra: Value) -> String {
+    fn dispatch(
+        &self,
+        kind: u64,
+        user: u64,
+        locale: &str,
+        channel: u64,
+        data: Value,
+        extra: Value,
+    ) -> String {
         let n = self.state.ids.fetch_add(1, Ordering::SeqCst);
         let id = (600_000_000_000_000_000 + n).to_string();
         let mut d = json!({
@@ -485,7 +514,11 @@ impl Fake {
         }
         let seq = self.state.seq.fetch_add(1, Ordering::SeqCst) + 1;
         let frame = json!({"op": 0, "s": seq, "t": "INTERACTION_CREATE", "d": d});
-        self.state.sent.lock().unwrap().insert(id.clone(), Instant::now());
+        self.state
+            .sent
+            .lock()
+            .unwrap()
+            .insert(id.clone(), Instant::now());
         if let Some(tx) = self.state.gateway.lock().unwrap().as_ref() {
             let _ = tx.send(frame.to_string());
         }
@@ -494,11 +527,21 @@ impl Fake {
 
     /// Sends a slash command; `options` is Discord's option array. User
     /// options (`type` 6) get their `resolved` entry.
-    pub fn command(&self, user: u64, locale: &str, channel: u64, name: &str, options: Value) -> String {
+    pub fn command(
+        &self,
+        user: u64,
+        locale: &str,
+        channel: u64,
+        name: &str,
+        options: Value,
+    ) -> String {
         let mut users = serde_json::Map::new();
         for o in options.as_array().into_iter().flatten() {
             if o["type"] == 6 {
-                let id: u64 = o["value"].as_str().and_then(|s| s.parse().ok()).unwrap_or(1);
+                let id: u64 = o["value"]
+                    .as_str()
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(1);
                 users.insert(id.to_string(), user_json(id));
             }
         }
@@ -508,7 +551,14 @@ impl Fake {
     }
 
     /// Sends an autocomplete request; the option named `focused` is focused.
-    pub fn autocomplete(&self, user: u64, locale: &str, channel: u64, name: &str, options: Value) -> String {
+    pub fn autocomplete(
+        &self,
+        user: u64,
+        locale: &str,
+        channel: u64,
+        name: &str,
+        options: Value,
+    ) -> String {
         let data = json!({"id": "500000000000000001", "name": name, "type": 1, "options": options});
         self.dispatch(4, user, locale, channel, data, Value::Null)
     }
@@ -527,7 +577,9 @@ impl Fake {
         let token = format!("/token-{id}");
         let sent = *self.state.sent.lock().unwrap().get(id)?;
         let first = self
-            .wait_for(limit, |calls| calls.iter().find(|c| c.path == callback).cloned())
+            .wait_for(limit, |calls| {
+                calls.iter().find(|c| c.path == callback).cloned()
+            })
             .await?;
         let latency = first.at.saturating_duration_since(sent);
         let first_kind = first.kind();
@@ -542,7 +594,11 @@ impl Fake {
             .wait_for(limit, |calls| {
                 calls
                     .iter()
-                    .find(|c| c.path.starts_with("/webhooks/") && c.path.contains(&token) && c.method != "DELETE")
+                    .find(|c| {
+                        c.path.starts_with("/webhooks/")
+                            && c.path.contains(&token)
+                            && c.method != "DELETE"
+                    })
                     .cloned()
             })
             .await?;
