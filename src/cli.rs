@@ -1,5 +1,5 @@
-//! The command line: `komadai perft`, `komadai legal`, and (as they land) the
-//! bot, the console and the tools around them.
+//! The command line: `komadai` (or `komadai serve`) runs the Discord bot;
+//! `komadai console`, `perft`, `legal` and the tools around them.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -10,16 +10,26 @@ use crate::shogi::{divide, perft, Position, STANDARD_START_SFEN};
 
 /// komadai — correspondence shogi for Discord.
 #[derive(Debug, Parser)]
-#[command(name = "komadai", version, about)]
+#[command(
+    name = "komadai",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
-    /// What to do.
+    /// What to do (default: run the bot).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+    /// Options of the bot when no subcommand is given.
+    #[command(flatten)]
+    pub serve: crate::discord::ServeArgs,
 }
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run the Discord bot (the default): `DISCORD_TOKEN` from the environment.
+    Serve(crate::discord::ServeArgs),
     /// Count the leaves of the legal move tree (the node count is the last line).
     Perft {
         /// Depth in plies.
@@ -55,7 +65,7 @@ pub enum Command {
 #[must_use]
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli.command) {
+    match run(cli.command.unwrap_or(Command::Serve(cli.serve))) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -68,6 +78,10 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match cmd {
+        Command::Serve(args) => {
+            drop(out);
+            return crate::discord::serve(&args);
+        }
         Command::Perft {
             depth,
             sfen,

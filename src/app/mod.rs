@@ -10,6 +10,7 @@
 //! [`Clock`] and [`Dice`] so tests control them.
 
 mod computer;
+mod delivery;
 mod message;
 mod play;
 mod scheduler;

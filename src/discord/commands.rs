@@ -1,0 +1,404 @@
+//! The slash commands komadai registers: names and descriptions in English
+//! with German localisations, options with their choices.
+//!
+//! Discord always sends the English (base) names back, whatever the client
+//! shows, so the handler matches on the names defined here.
+
+use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption};
+
+use crate::app::{handicap_name, DAYS_PER_MOVE};
+use crate::shogi::Handicap;
+
+/// English and German text of one name or description.
+type Pair = (&'static str, &'static str);
+
+fn command(name: Pair, desc: Pair) -> CreateCommand {
+    CreateCommand::new(name.0)
+        .description(desc.0)
+        .name_localized("de", name.1)
+        .description_localized("de", desc.1)
+}
+
+fn option(kind: CommandOptionType, name: Pair, desc: Pair) -> CreateCommandOption {
+    CreateCommandOption::new(kind, name.0, desc.0)
+        .name_localized("de", name.1)
+        .description_localized("de", desc.1)
+}
+
+fn choices(mut opt: CreateCommandOption, list: &[(&str, Pair)]) -> CreateCommandOption {
+    for (value, (en, de)) in list {
+        opt = opt.add_string_choice_localized(*en, *value, [("de", *de)]);
+    }
+    opt
+}
+
+/// The optional `game` option (its own autocomplete lists the caller's games).
+fn game_option() -> CreateCommandOption {
+    option(
+        CommandOptionType::Integer,
+        ("game", "partie"),
+        (
+            "Which of your games (default: this thread's game or your only game)",
+            "Welche deiner Partien (sonst die dieses Threads oder deine einzige)",
+        ),
+    )
+    .set_autocomplete(true)
+}
+
+fn handicap_de(h: Handicap) -> &'static str {
+    match h {
+        Handicap::Lance => "Lanze",
+        Handicap::Bishop => "Läufer",
+        Handicap::Rook => "Turm",
+        Handicap::RookLance => "Turm und Lanze",
+        Handicap::TwoPieces => "2 Figuren",
+        Handicap::FourPieces => "4 Figuren",
+        Handicap::SixPieces => "6 Figuren",
+        Handicap::EightPieces => "8 Figuren",
+        Handicap::TenPieces => "10 Figuren",
+    }
+}
+
+fn handicap_en(h: Handicap) -> &'static str {
+    match h {
+        Handicap::Lance => "Lance",
+        Handicap::Bishop => "Bishop",
+        Handicap::Rook => "Rook",
+        Handicap::RookLance => "Rook and lance",
+        Handicap::TwoPieces => "2 pieces",
+        Handicap::FourPieces => "4 pieces",
+        Handicap::SixPieces => "6 pieces",
+        Handicap::EightPieces => "8 pieces",
+        Handicap::TenPieces => "10 pieces",
+    }
+}
+
+fn challenge() -> CreateCommand {
+    let member = option(
+        CommandOptionType::User,
+        ("member", "mitglied"),
+        (
+            "Whom to challenge (leave empty for an open challenge)",
+            "Wen du herausforderst (leer: offene Herausforderung)",
+        ),
+    );
+    let variant = choices(
+        option(
+            CommandOptionType::String,
+            ("variant", "variante"),
+            ("Standard shogi or minishogi", "Shogi oder Minishogi"),
+        ),
+        &[
+            ("standard", ("Shogi (9×9)", "Shogi (9×9)")),
+            ("minishogi", ("Minishogi (5×5)", "Minishogi (5×5)")),
+        ],
+    );
+    let mut handicap = option(
+        CommandOptionType::String,
+        ("handicap", "vorgabe"),
+        (
+            "Pieces the stronger player (Gote) removes",
+            "Figuren, die der Stärkere (Gote) vorgibt",
+        ),
+    );
+    for h in Handicap::ALL {
+        handicap = handicap.add_string_choice_localized(
+            handicap_en(h),
+            handicap_name(h),
+            [("de", handicap_de(h))],
+        );
+    }
+    let rule = choices(
+        option(
+            CommandOptionType::String,
+            ("rule", "regel"),
+            ("Entering-king rule", "Regel für den eingezogenen König"),
+        ),
+        &[
+            (
+                "declaration27",
+                ("Declaration (27 points)", "Erklärung (27 Punkte)"),
+            ),
+            ("counting24", ("Counting (24 points)", "Zählen (24 Punkte)")),
+            ("try", ("Try rule", "Try-Regel")),
+        ],
+    );
+    let mut days = option(
+        CommandOptionType::Integer,
+        ("days", "tage"),
+        ("Days per move", "Tage pro Zug"),
+    );
+    for d in DAYS_PER_MOVE {
+        let n = i32::try_from(d).unwrap_or(3);
+        let (en, de) = if d == 1 {
+            ("1 day".to_string(), "1 Tag".to_string())
+        } else {
+            (format!("{d} days"), format!("{d} Tage"))
+        };
+        days = days.add_int_choice_localized(en, n, [("de", de)]);
+    }
+    let rated = option(
+        CommandOptionType::Boolean,
+        ("rated", "gewertet"),
+        (
+            "Rated game (even 9×9 games only)",
+            "Gewertete Partie (nur 9×9 ohne Vorgabe)",
+        ),
+    );
+    let color = choices(
+        option(
+            CommandOptionType::String,
+            ("color", "farbe"),
+            ("Your side", "Deine Seite"),
+        ),
+        &[
+            ("sente", ("Sente (moves first)", "Sente (zieht zuerst)")),
+            ("gote", ("Gote", "Gote")),
+            ("random", ("Furigoma (random)", "Furigoma (zufällig)")),
+        ],
+    );
+    command(
+        ("challenge", "herausfordern"),
+        (
+            "Challenge a member to a correspondence game",
+            "Fordere ein Mitglied zu einer Fernpartie heraus",
+        ),
+    )
+    .add_option(member)
+    .add_option(variant)
+    .add_option(handicap)
+    .add_option(rule)
+    .add_option(days)
+    .add_option(rated)
+    .add_option(color)
+}
+
+fn game_command(name: Pair, desc: Pair) -> CreateCommand {
+    command(name, desc).add_option(game_option())
+}
+
+/// Every command, in registration order.
+#[must_use]
+pub fn all() -> Vec<CreateCommand> {
+    let mv = command(
+        ("move", "zug"),
+        (
+            "Play a move in your game",
+            "Spiele einen Zug in deiner Partie",
+        ),
+    )
+    .add_option(
+        option(
+            CommandOptionType::String,
+            ("move", "zug"),
+            (
+                "Your move, e.g. 7g7f, P-7f or ７六歩 (pick from the list)",
+                "Dein Zug, z. B. 7g7f, P-7f oder ７六歩 (aus der Liste wählen)",
+            ),
+        )
+        .required(true)
+        .set_autocomplete(true)
+        .max_length(100),
+    )
+    .add_option(game_option());
+    let export = command(
+        ("export", "exportieren"),
+        (
+            "Download the game record (KIF, CSA or SFEN)",
+            "Lade die Partie herunter (KIF, CSA oder SFEN)",
+        ),
+    )
+    .add_option(choices(
+        option(
+            CommandOptionType::String,
+            ("format", "format"),
+            ("Record format", "Format der Partienotation"),
+        ),
+        &[
+            ("kif", ("KIF", "KIF")),
+            ("csa", ("CSA", "CSA")),
+            ("sfen", ("SFEN + USI moves", "SFEN + USI-Züge")),
+        ],
+    ))
+    .add_option(game_option());
+    let settings = command(
+        ("settings", "einstellungen"),
+        (
+            "Your notation, board style, language and DMs",
+            "Deine Notation, Brettstil, Sprache und DMs",
+        ),
+    )
+    .add_option(choices(
+        option(
+            CommandOptionType::String,
+            ("notation", "notation"),
+            ("How moves are written", "Wie Züge geschrieben werden"),
+        ),
+        &[
+            ("western", ("Western (P-7f)", "Westlich (P-7f)")),
+            (
+                "western-numeric",
+                ("Western numeric (P-76)", "Westlich numerisch (P-76)"),
+            ),
+            ("japanese", ("Japanese (７六歩)", "Japanisch (７六歩)")),
+            ("usi", ("USI (7g7f)", "USI (7g7f)")),
+        ],
+    ))
+    .add_option(choices(
+        option(
+            CommandOptionType::String,
+            ("style", "stil"),
+            ("Piece style", "Figurenstil"),
+        ),
+        &[
+            ("kanji", ("One kanji", "Ein Kanji")),
+            ("kanji2", ("Two kanji", "Zwei Kanji")),
+            (
+                "international",
+                ("International symbols", "Internationale Symbole"),
+            ),
+        ],
+    ))
+    .add_option(choices(
+        option(
+            CommandOptionType::String,
+            ("theme", "thema"),
+            ("Board colours", "Brettfarben"),
+        ),
+        &[("light", ("Light", "Hell")), ("dark", ("Dark", "Dunkel"))],
+    ))
+    .add_option(choices(
+        option(
+            CommandOptionType::String,
+            ("language", "sprache"),
+            ("Language of the bot's answers", "Sprache der Antworten"),
+        ),
+        &[
+            ("auto", ("My Discord language", "Meine Discord-Sprache")),
+            ("en", ("English", "Englisch")),
+            ("de", ("German", "Deutsch")),
+        ],
+    ))
+    .add_option(option(
+        CommandOptionType::Boolean,
+        ("dms", "dms"),
+        (
+            "Direct message when it is your turn",
+            "Direktnachricht, wenn du am Zug bist",
+        ),
+    ));
+    let stats = command(
+        ("stats", "statistik"),
+        (
+            "Rating and record of a player",
+            "Wertung und Bilanz eines Spielers",
+        ),
+    )
+    .add_option(option(
+        CommandOptionType::User,
+        ("member", "mitglied"),
+        (
+            "Whose stats (default: yours)",
+            "Wessen Statistik (sonst deine)",
+        ),
+    ));
+    vec![
+        challenge(),
+        mv,
+        game_command(
+            ("board", "brett"),
+            (
+                "Show the board of your game",
+                "Zeige das Brett deiner Partie",
+            ),
+        ),
+        command(
+            ("games", "partien"),
+            (
+                "Your running games, whose turn and deadlines",
+                "Deine laufenden Partien, wer am Zug ist, Fristen",
+            ),
+        ),
+        game_command(
+            ("resign", "aufgeben"),
+            ("Resign the game", "Gib die Partie auf"),
+        ),
+        game_command(
+            ("abort", "abbrechen"),
+            (
+                "Abort the game (before move 10, no result)",
+                "Brich die Partie ab (vor Zug 10, ohne Wertung)",
+            ),
+        ),
+        game_command(
+            ("takeback", "zuruecknehmen"),
+            (
+                "Ask to take back your last move (friendly games)",
+                "Bitte, deinen letzten Zug zurückzunehmen (freie Partien)",
+            ),
+        ),
+        game_command(
+            ("declare", "erklaeren"),
+            (
+                "Declare an entering-king win (27 points)",
+                "Erkläre den Sieg durch Einzug (27 Punkte)",
+            ),
+        ),
+        game_command(
+            ("count", "zaehlen"),
+            (
+                "Ask to count or agree to count (24 points)",
+                "Zählen vorschlagen oder zustimmen (24 Punkte)",
+            ),
+        ),
+        export,
+        settings,
+        stats,
+        command(
+            ("leaderboard", "rangliste"),
+            (
+                "The best rated players here",
+                "Die bestbewerteten Spieler hier",
+            ),
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn valid_name(s: &str) -> bool {
+        (1..=32).contains(&s.chars().count())
+            && s.chars()
+                .all(|c| c == '-' || c == '_' || c.is_alphanumeric())
+            && s.to_lowercase() == s
+    }
+
+    #[test]
+    fn every_command_is_valid_and_localised() {
+        let json = serde_json::to_value(all()).unwrap_or_default();
+        let list = json.as_array().cloned().unwrap_or_default();
+        assert_eq!(list.len(), 13);
+        for c in &list {
+            let name = c["name"].as_str().unwrap_or("");
+            assert!(valid_name(name), "{name}");
+            assert!(
+                valid_name(c["name_localizations"]["de"].as_str().unwrap_or("")),
+                "{c}"
+            );
+            assert!(c["description_localizations"]["de"].is_string(), "{name}");
+            let options = c["options"].as_array().cloned().unwrap_or_default();
+            assert!(options.len() <= 25);
+            for o in &options {
+                assert!(valid_name(o["name"].as_str().unwrap_or("")), "{o}");
+                assert!(o["name_localizations"]["de"].is_string(), "{o}");
+                let choices = o["choices"].as_array().cloned().unwrap_or_default();
+                assert!(choices.len() <= 25);
+                for ch in &choices {
+                    assert!(ch["name_localizations"]["de"].is_string(), "{ch}");
+                }
+            }
+        }
+    }
+}

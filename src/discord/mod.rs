@@ -1,0 +1,228 @@
+//! The Discord adapter: slash commands, autocomplete, buttons, game threads
+//! and the deadline scheduler, on serenity 0.12. All decisions stay in
+//! [`crate::app`]; this module maps interactions to app calls and app replies
+//! to Discord messages.
+//!
+//! Every interaction is handled in its own task; the synchronous app (SQLite,
+//! board rendering) runs on tokio's blocking pool. Buttons carry the ids they
+//! act on, and one global handler dispatches them, so they keep working after
+//! a restart.
+
+mod commands;
+mod handler;
+mod out;
+mod text;
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serenity::all::{ClientBuilder, GatewayIntents, HttpBuilder};
+use tokio::sync::Notify;
+
+use crate::app::{App, SeededDice, SystemClock};
+use crate::store::Store;
+
+pub use commands::all as command_definitions;
+
+/// Options of `komadai serve` (the bot).
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeArgs {
+    /// The SQLite database file (created and migrated if needed).
+    #[arg(long, default_value = "komadai.db", env = "KOMADAI_DB")]
+    pub db: PathBuf,
+    /// The bot token from the Discord developer portal.
+    #[arg(long, env = "DISCORD_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// Register the commands in this server only (they update at once).
+    #[arg(long, env = "DEV_GUILD_ID")]
+    pub dev_guild: Option<u64>,
+    /// Send every REST call to this base instead of Discord (tests, proxies).
+    #[arg(long, env = "DISCORD_API_BASE")]
+    pub api_base: Option<String>,
+    /// Seconds between two runs of the deadline scheduler.
+    #[arg(long, default_value_t = 60)]
+    pub tick_seconds: u64,
+}
+
+/// How the bot connects and how often the scheduler runs.
+#[derive(Debug, Clone)]
+pub struct BotConfig {
+    /// The bot token.
+    pub token: String,
+    /// A REST base such as `http://127.0.0.1:PORT` replacing `https://discord.com`
+    /// (serenity's rate limiter is then off); the gateway address comes from
+    /// that base's `GET /gateway`.
+    pub api_base: Option<String>,
+    /// Register commands in this server only.
+    pub dev_guild: Option<u64>,
+    /// Interval of the deadline scheduler.
+    pub tick_every: Duration,
+}
+
+/// Why the bot stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// No token was configured.
+    #[error(
+        "DISCORD_TOKEN is not set. Put your bot token from the Discord developer portal \
+         into DISCORD_TOKEN (see the README), or play without Discord: `komadai console`"
+    )]
+    NoToken,
+    /// serenity failed (login, gateway).
+    #[error("discord: {0}")]
+    Discord(#[from] serenity::Error),
+}
+
+/// Runs the bot from the command line until SIGTERM or Ctrl-C.
+pub fn serve(args: &ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let token = args
+        .token
+        .clone()
+        .filter(|t| !t.trim().is_empty())
+        .ok_or(BotError::NoToken)?;
+    init_tracing();
+    let store = Store::open(&args.db)?;
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let app = Arc::new(App::new(
+        store,
+        Arc::new(SystemClock),
+        Arc::new(SeededDice::new(seed)),
+    ));
+    let config = BotConfig {
+        token,
+        api_base: args.api_base.clone(),
+        dev_guild: args.dev_guild,
+        tick_every: Duration::from_secs(args.tick_seconds.max(1)),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(run(config, app.clone(), shutdown_signal()))?;
+    // The last reference closes the database (rusqlite closes on drop).
+    drop(app);
+    tracing::info!("database closed, bye");
+    Ok(())
+}
+
+fn init_tracing() {
+    let level = match std::env::var("RUST_LOG").unwrap_or_default().as_str() {
+        "trace" => tracing::Level::TRACE,
+        "debug" => tracing::Level::DEBUG,
+        "warn" => tracing::Level::WARN,
+        "error" => tracing::Level::ERROR,
+        _ => tracing::Level::INFO,
+    };
+    let _ = tracing_subscriber::fmt().with_max_level(level).try_init();
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    tracing::info!("shutting down");
+}
+
+/// Counts interactions in flight so that shutdown can wait for them.
+#[derive(Default)]
+pub(crate) struct InFlight {
+    count: AtomicUsize,
+    idle: Notify,
+}
+
+/// Decrements the in-flight count when dropped.
+pub(crate) struct InFlightGuard(Arc<InFlight>);
+
+impl InFlight {
+    fn enter(self: &Arc<Self>) -> InFlightGuard {
+        self.count.fetch_add(1, Ordering::SeqCst);
+        InFlightGuard(self.clone())
+    }
+
+    async fn wait_idle(&self, limit: Duration) {
+        let wait = async {
+            loop {
+                let notified = self.idle.notified();
+                if self.count.load(Ordering::SeqCst) == 0 {
+                    return;
+                }
+                notified.await;
+            }
+        };
+        let _ = tokio::time::timeout(limit, wait).await;
+    }
+}
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
+/// Runs the bot until `shutdown` completes: connects (autosharded), registers
+/// the commands, answers interactions and runs the deadline scheduler. On
+/// shutdown the shards close, in-flight interactions finish (up to 10 s) and
+/// the scheduler stops; the caller then drops the app, which closes the store.
+pub async fn run(
+    config: BotConfig,
+    app: Arc<App>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), BotError> {
+    let mut http = HttpBuilder::new(&config.token);
+    if let Some(base) = &config.api_base {
+        // serenity's rate limiter ignores the proxy, so it must be off.
+        http = http
+            .proxy(base.trim_end_matches('/'))
+            .ratelimiter_disabled(true);
+    }
+    let inflight = Arc::new(InFlight::default());
+    let bot = handler::Bot {
+        app: app.clone(),
+        dev_guild: config.dev_guild,
+        registered: Arc::new(AtomicBool::new(false)),
+        inflight: inflight.clone(),
+    };
+    let mut client = ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
+        .event_handler(bot.clone())
+        .await?;
+    let shards = client.shard_manager.clone();
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let scheduler = tokio::spawn(handler::scheduler(
+        bot.clone(),
+        client.http.clone(),
+        config.tick_every,
+        stop_rx,
+    ));
+    tokio::spawn(async move {
+        shutdown.await;
+        shards.shutdown_all().await;
+    });
+    let result = client.start_autosharded().await;
+    let _ = stop_tx.send(true);
+    inflight.wait_idle(Duration::from_secs(10)).await;
+    let _ = scheduler.await;
+    result.map_err(BotError::from)
+}

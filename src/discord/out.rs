@@ -1,0 +1,191 @@
+//! An app [`Reply`] prepared for Discord: text with mentions, the board PNG
+//! (shown in an embed), an attached file, buttons, ephemeral or not. Built on
+//! the blocking pool (rendering), then turned into whichever serenity builder
+//! the answer needs.
+
+use serenity::all::{
+    ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
+    CreateEmbed, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, EditInteractionResponse, UserId,
+};
+
+use crate::app::{ButtonAction, Reply, Visibility};
+use crate::i18n::{button_label, Localize};
+
+/// Name of the board attachment; the embed points at `attachment://board.png`.
+pub(crate) const BOARD_FILE: &str = "board.png";
+/// Longest message content Discord accepts.
+const MAX_CONTENT: usize = 2000;
+
+/// A reply ready to send.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Outgoing {
+    pub content: String,
+    pub ephemeral: bool,
+    pub png: Option<Vec<u8>>,
+    pub file: Option<(String, Vec<u8>)>,
+    pub buttons: Vec<(String, String, ButtonStyle)>,
+    pub mentions: Vec<u64>,
+    pub game_id: Option<i64>,
+}
+
+impl Outgoing {
+    /// Just text.
+    pub fn text(content: &str, ephemeral: bool) -> Outgoing {
+        Outgoing {
+            content: content.chars().take(MAX_CONTENT).collect(),
+            ephemeral,
+            ..Outgoing::default()
+        }
+    }
+
+    /// Localises and renders a reply (blocking: draws the board).
+    pub fn from_reply(reply: &Reply) -> Result<Outgoing, String> {
+        let ephemeral = reply.visibility == Visibility::Caller;
+        let text = reply.msg.localize(reply.lang);
+        let mentions: Vec<u64> = if ephemeral {
+            Vec::new()
+        } else {
+            reply
+                .notify
+                .iter()
+                .filter_map(|&id| u64::try_from(id).ok())
+                .collect()
+        };
+        let mut content: String = mentions.iter().map(|id| format!("<@{id}> ")).collect();
+        content.push_str(&text);
+        let content = content.chars().take(MAX_CONTENT).collect();
+        let png = match &reply.board {
+            Some(b) => Some(b.png().map_err(|e| format!("board {}: {e}", b.game_id))?),
+            None => None,
+        };
+        let buttons = reply
+            .buttons
+            .iter()
+            .map(|b| {
+                let style = match b.action {
+                    ButtonAction::Accept | ButtonAction::TakebackYes | ButtonAction::CountYes => {
+                        ButtonStyle::Success
+                    }
+                    ButtonAction::Decline | ButtonAction::TakebackNo => ButtonStyle::Danger,
+                    ButtonAction::Declare | ButtonAction::Rematch => ButtonStyle::Primary,
+                    ButtonAction::Cancel => ButtonStyle::Secondary,
+                };
+                (
+                    b.id.clone(),
+                    button_label(b.action, reply.lang).to_string(),
+                    style,
+                )
+            })
+            .collect();
+        Ok(Outgoing {
+            content,
+            ephemeral,
+            png,
+            file: reply.attachment.clone(),
+            buttons,
+            mentions,
+            game_id: reply.board.as_ref().map(|b| b.game_id),
+        })
+    }
+
+    fn rows(&self) -> Vec<CreateActionRow> {
+        self.buttons
+            .chunks(5)
+            .take(5)
+            .map(|chunk| {
+                CreateActionRow::Buttons(
+                    chunk
+                        .iter()
+                        .map(|(id, label, style)| {
+                            CreateButton::new(id.clone())
+                                .label(label.clone())
+                                .style(*style)
+                        })
+                        .collect(),
+                )
+            })
+            .collect()
+    }
+
+    fn embed(&self) -> Option<CreateEmbed> {
+        self.png.as_ref().map(|_| {
+            let mut e = CreateEmbed::new().image(format!("attachment://{BOARD_FILE}"));
+            if let Some(id) = self.game_id {
+                e = e.title(format!("#{id}"));
+            }
+            e
+        })
+    }
+
+    fn files(&self) -> Vec<CreateAttachment> {
+        let mut v = Vec::new();
+        if let Some(png) = &self.png {
+            v.push(CreateAttachment::bytes(png.clone(), BOARD_FILE));
+        }
+        if let Some((name, bytes)) = &self.file {
+            v.push(CreateAttachment::bytes(bytes.clone(), name.clone()));
+        }
+        v
+    }
+
+    fn allowed(&self) -> CreateAllowedMentions {
+        CreateAllowedMentions::new().users(self.mentions.iter().map(|&id| UserId::new(id.max(1))))
+    }
+
+    /// As the first answer to an interaction.
+    pub fn response(&self) -> CreateInteractionResponseMessage {
+        let mut m = CreateInteractionResponseMessage::new()
+            .content(self.content.clone())
+            .ephemeral(self.ephemeral)
+            .allowed_mentions(self.allowed())
+            .components(self.rows())
+            .add_files(self.files());
+        if let Some(e) = self.embed() {
+            m = m.embed(e);
+        }
+        m
+    }
+
+    /// As the edit of a deferred answer.
+    pub fn edit(&self) -> EditInteractionResponse {
+        let mut m = EditInteractionResponse::new()
+            .content(self.content.clone())
+            .allowed_mentions(self.allowed())
+            .components(self.rows());
+        for f in self.files() {
+            m = m.new_attachment(f);
+        }
+        if let Some(e) = self.embed() {
+            m = m.embed(e);
+        }
+        m
+    }
+
+    /// As a follow-up message.
+    pub fn followup(&self) -> CreateInteractionResponseFollowup {
+        let mut m = CreateInteractionResponseFollowup::new()
+            .content(self.content.clone())
+            .ephemeral(self.ephemeral)
+            .allowed_mentions(self.allowed())
+            .components(self.rows())
+            .add_files(self.files());
+        if let Some(e) = self.embed() {
+            m = m.embed(e);
+        }
+        m
+    }
+
+    /// As a channel message (threads, scheduler notices, DMs).
+    pub fn message(&self) -> CreateMessage {
+        let mut m = CreateMessage::new()
+            .content(self.content.clone())
+            .allowed_mentions(self.allowed())
+            .components(self.rows())
+            .add_files(self.files());
+        if let Some(e) = self.embed() {
+            m = m.embed(e);
+        }
+        m
+    }
+}

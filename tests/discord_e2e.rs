@@ -1,0 +1,700 @@
+//! The Discord bot end to end: the real `komadai::discord::run` (serenity
+//! 0.12.5) against a fake Discord on 127.0.0.1 that speaks REST and the
+//! gateway, sends interactions shaped like Discord's and records the answers.
+
+#[path = "common/fake_discord.rs"]
+mod fake_discord;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use fake_discord::{Call, Fake, CHANNEL};
+use komadai::app::{App, ManualClock, SeededDice};
+use komadai::discord::{run, BotConfig};
+use komadai::shogi::{Move, Position};
+use komadai::store::Store;
+use serde_json::{json, Value};
+
+const ALICE: u64 = 100_000_000_000_000_001;
+const BOB: u64 = 100_000_000_000_000_002;
+const CAROL: u64 = 100_000_000_000_000_003;
+const WAIT: Duration = Duration::from_secs(20);
+const START: i64 = 1_798_545_600;
+
+struct Bot {
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<Result<(), komadai::discord::BotError>>,
+}
+
+async fn start_bot(fake: &Fake, db: &Path, clock: Arc<ManualClock>, sessions: usize) -> Bot {
+    let store = Store::open(db).expect("open store");
+    let app = Arc::new(App::new(store, clock, Arc::new(SeededDice::new(7))));
+    let config = BotConfig {
+        token: "fake-token".into(),
+        api_base: Some(fake.base()),
+        dev_guild: None,
+        tick_every: Duration::from_millis(200),
+    };
+    let (stop, rx) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(run(config, app, async move {
+        let _ = rx.await;
+    }));
+    assert!(
+        fake.wait_sessions(sessions, WAIT).await,
+        "the bot did not connect to the fake gateway"
+    );
+    Bot { stop, task }
+}
+
+impl Bot {
+    async fn shutdown(self) {
+        let _ = self.stop.send(());
+        let done = tokio::time::timeout(WAIT, self.task).await;
+        assert!(
+            matches!(done, Ok(Ok(Ok(())))),
+            "the bot did not stop cleanly: {done:?}"
+        );
+    }
+}
+
+async fn answer(fake: &Fake, id: &str) -> Call {
+    let a = fake.answer(id, WAIT).await.expect("no answer");
+    assert!(
+        a.latency < Duration::from_secs(3),
+        "answered after {:?}",
+        a.latency
+    );
+    a.call
+}
+
+fn opt(name: &str, kind: u64, value: Value) -> Value {
+    json!({"name": name, "type": kind, "value": value})
+}
+
+/// A seeded game from the start that ends in checkmate, as USI moves.
+fn mating_game() -> Vec<String> {
+    let mut best: Option<Vec<String>> = None;
+    for seed in 0..300u64 {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut pos = Position::startpos();
+        let mut moves = Vec::new();
+        for _ in 0..120 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mate = legal.iter().copied().find(|&m| pos.after(m).is_checkmate());
+            let forcing: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&m| pos.gives_check(m) || pos.is_capture(m))
+                .collect();
+            let m = match mate {
+                Some(m) => m,
+                None if !forcing.is_empty() && rng.u8(..4) > 0 => {
+                    forcing[rng.usize(..forcing.len())]
+                }
+                None => legal[rng.usize(..legal.len())],
+            };
+            moves.push(m.to_string());
+            pos.play_unchecked(m);
+            if pos.is_checkmate() {
+                if best.as_ref().is_none_or(|b| moves.len() < b.len()) {
+                    best = Some(moves.clone());
+                }
+                break;
+            }
+        }
+    }
+    best.expect("a mating game")
+}
+
+/// alice challenges bob (alice is Sente); returns the challenge's Accept id.
+async fn challenge(fake: &Fake, alice: u64, bob: u64, locale: &str) -> String {
+    let id = fake.command(
+        alice,
+        locale,
+        CHANNEL,
+        "challenge",
+        json!([
+            opt("member", 6, json!(bob.to_string())),
+            opt("color", 3, json!("sente")),
+            opt("rated", 5, json!(false))
+        ]),
+    );
+    let a = answer(fake, &id).await;
+    assert!(!a.ephemeral(), "{}", a.content());
+    assert!(
+        a.content().contains(&format!("<@{bob}>")),
+        "{}",
+        a.content()
+    );
+    a.buttons()
+        .into_iter()
+        .find(|b| b.starts_with("accept:"))
+        .expect("an Accept button")
+}
+
+/// bob presses Accept; returns the game's thread id.
+async fn accept(fake: &Fake, bob: u64, accept_id: &str) -> String {
+    let before = fake.calls().len();
+    let id = fake.button(bob, "en-US", CHANNEL, accept_id);
+    let a = answer(fake, &id).await;
+    assert!(!a.ephemeral(), "{}", a.content());
+    assert!(a.has_png(), "the game start shows the board");
+    assert_eq!(
+        a.message()["embeds"][0]["image"]["url"],
+        "attachment://board.png",
+        "{}",
+        a.message()
+    );
+    // After the answer the bot opens a thread and posts the board there.
+    let threads = format!("/channels/{CHANNEL}/threads");
+    let posted = fake
+        .wait_for(WAIT, |calls| {
+            let new = calls.get(before..).unwrap_or_default();
+            if !new.iter().any(|c| c.method == "POST" && c.path == threads) {
+                return None;
+            }
+            new.iter()
+                .find(|c| {
+                    c.method == "POST"
+                        && c.path.starts_with("/channels/8")
+                        && c.path.ends_with("/messages")
+                        && c.has_png()
+                })
+                .map(|c| c.path.split('/').nth(2).unwrap_or("").to_string())
+        })
+        .await;
+    posted.expect("board posted in the game thread")
+}
+
+fn messages_in(calls: &[Call], channel: &str) -> Vec<Call> {
+    let path = format!("/channels/{channel}/messages");
+    calls
+        .iter()
+        .filter(|c| c.method == "POST" && c.path == path)
+        .cloned()
+        .collect()
+}
+
+fn temp_db() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("bot.db");
+    (dir, path)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registration_payload_is_valid_and_localised() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let put = fake
+        .wait_for(WAIT, |calls| {
+            calls
+                .iter()
+                .find(|c| c.method == "PUT" && c.path.ends_with("/commands"))
+                .cloned()
+        })
+        .await
+        .expect("commands registered");
+    let list = put.json.as_array().cloned().unwrap_or_default();
+    let names: Vec<&str> = list.iter().filter_map(|c| c["name"].as_str()).collect();
+    for want in [
+        "challenge",
+        "move",
+        "board",
+        "games",
+        "resign",
+        "abort",
+        "takeback",
+        "declare",
+        "count",
+        "export",
+        "settings",
+        "stats",
+        "leaderboard",
+    ] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    let valid = |s: &str| {
+        (1..=32).contains(&s.chars().count())
+            && s.chars()
+                .all(|c| c == '-' || c == '_' || c.is_alphanumeric())
+            && s.to_lowercase() == s
+    };
+    for c in &list {
+        let name = c["name"].as_str().unwrap_or("");
+        assert!(valid(name), "{name}");
+        let desc = c["description"].as_str().unwrap_or("");
+        assert!((1..=100).contains(&desc.chars().count()), "{name}");
+        let de = c["name_localizations"]["de"].as_str().unwrap_or("");
+        assert!(valid(de), "{name}: German name {de:?}");
+        let de_desc = c["description_localizations"]["de"].as_str().unwrap_or("");
+        assert!(
+            (1..=100).contains(&de_desc.chars().count()),
+            "{name}: German description"
+        );
+        let options = c["options"].as_array().cloned().unwrap_or_default();
+        assert!(options.len() <= 25);
+        for o in &options {
+            assert!(valid(o["name"].as_str().unwrap_or("")), "{o}");
+            assert!(o["name_localizations"]["de"].is_string(), "{o}");
+            assert!(o["description_localizations"]["de"].is_string(), "{o}");
+            let choices = o["choices"].as_array().cloned().unwrap_or_default();
+            assert!(choices.len() <= 25);
+            assert!(o["autocomplete"] != true || choices.is_empty(), "{o}");
+            for ch in &choices {
+                assert!(ch["name_localizations"]["de"].is_string(), "{ch}");
+            }
+        }
+    }
+    let mv = list.iter().find(|c| c["name"] == "move").expect("move");
+    assert_eq!(mv["options"][0]["autocomplete"], true);
+    bot.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenge_accept_moves_to_checkmate() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let accept_id = challenge(&fake, ALICE, BOB, "en-US").await;
+
+    // A stranger cannot accept a challenge addressed to bob.
+    let id = fake.button(CAROL, "en-US", CHANNEL, &accept_id);
+    let a = answer(&fake, &id).await;
+    assert!(a.ephemeral(), "{}", a.content());
+    assert!(
+        a.content().contains("not addressed to you"),
+        "{}",
+        a.content()
+    );
+
+    let thread = accept(&fake, BOB, &accept_id).await;
+    let thread_id: u64 = thread.parse().expect("thread id");
+
+    // Autocomplete in the thread: at most 25 legal moves, promotion listed separately.
+    let id = fake.autocomplete(
+        ALICE,
+        "en-US",
+        thread_id,
+        "move",
+        json!([{"name": "move", "type": 3, "value": "", "focused": true}]),
+    );
+    let a = answer(&fake, &id).await;
+    assert_eq!(a.kind(), 8);
+    let choices = a.json["data"]["choices"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(!choices.is_empty() && choices.len() <= 25, "{choices:?}");
+    let legal: Vec<String> = Position::startpos()
+        .legal_moves()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    for c in &choices {
+        let v = c["value"].as_str().unwrap_or("");
+        assert!(legal.contains(&v.to_string()), "{v} is not legal");
+    }
+    let id = fake.autocomplete(
+        ALICE,
+        "en-US",
+        thread_id,
+        "move",
+        json!([{"name": "move", "type": 3, "value": "7g", "focused": true}]),
+    );
+    let a = answer(&fake, &id).await;
+    let values: Vec<String> = a.json["data"]["choices"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["value"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(
+        values,
+        vec!["7g7f".to_string()],
+        "filtered by what was typed"
+    );
+
+    let moves = mating_game();
+    for (i, mv) in moves.iter().enumerate() {
+        let (user, other) = if i % 2 == 0 {
+            (ALICE, BOB)
+        } else {
+            (BOB, ALICE)
+        };
+        let id = fake.command(
+            user,
+            "en-US",
+            thread_id,
+            "move",
+            json!([opt("move", 3, json!(mv))]),
+        );
+        let a = answer(&fake, &id).await;
+        assert!(!a.ephemeral(), "move {mv}: {}", a.content());
+        assert!(a.has_png(), "move {mv} carries the board");
+        assert!(
+            a.content().contains(&format!("<@{other}>")),
+            "{}",
+            a.content()
+        );
+        if i + 1 == moves.len() {
+            assert!(a.content().contains("checkmate"), "{}", a.content());
+            assert!(a.buttons().iter().any(|b| b.starts_with("rematch:")));
+        }
+    }
+    // The game is over: another move is refused.
+    let id = fake.command(
+        BOB,
+        "en-US",
+        thread_id,
+        "move",
+        json!([opt("move", 3, json!("5a4b"))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(a.ephemeral());
+    bot.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn illegal_move_is_refused_in_german() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let accept_id = challenge(&fake, ALICE, BOB, "de").await;
+    let thread: u64 = accept(&fake, BOB, &accept_id)
+        .await
+        .parse()
+        .expect("thread");
+    // A pawn cannot move two squares.
+    let id = fake.command(
+        ALICE,
+        "de",
+        thread,
+        "move",
+        json!([opt("move", 3, json!("7g7e"))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(a.ephemeral(), "{}", a.content());
+    assert!(!a.has_png());
+    assert!(
+        a.content().contains("kann nicht von 7g nach 7e ziehen"),
+        "{}",
+        a.content()
+    );
+    // Not your turn, in English for an English client.
+    let id = fake.command(
+        BOB,
+        "en-US",
+        thread,
+        "move",
+        json!([opt("move", 3, json!("3c3d"))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(a.ephemeral());
+    bot.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_button_from_before_a_restart_still_works() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let clock = Arc::new(ManualClock::new(START));
+    let bot = start_bot(&fake, &db, clock.clone(), 1).await;
+    let accept_id = challenge(&fake, ALICE, BOB, "en-US").await;
+    bot.shutdown().await;
+
+    let bot = start_bot(&fake, &db, clock, 2).await;
+    let thread: u64 = accept(&fake, BOB, &accept_id)
+        .await
+        .parse()
+        .expect("thread");
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        thread,
+        "move",
+        json!([opt("move", 3, json!("7g7f"))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(!a.ephemeral(), "{}", a.content());
+    assert!(a.has_png());
+    bot.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_scheduler_posts_a_timeout_in_the_thread() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let clock = Arc::new(ManualClock::new(START));
+    let bot = start_bot(&fake, &db, clock.clone(), 1).await;
+    let accept_id = challenge(&fake, ALICE, BOB, "en-US").await;
+    let thread = accept(&fake, BOB, &accept_id).await;
+    // Three days per move: past half time a reminder, past the deadline a timeout.
+    clock.advance(2 * 86_400);
+    let reminder = fake
+        .wait_for(WAIT, |calls| {
+            messages_in(calls, &thread)
+                .into_iter()
+                .find(|c| c.content().contains("Reminder"))
+        })
+        .await
+        .expect("a reminder in the thread");
+    assert!(
+        reminder.content().contains(&format!("<@{ALICE}>")),
+        "{}",
+        reminder.content()
+    );
+    clock.advance(2 * 86_400);
+    let timeout = fake
+        .wait_for(WAIT, |calls| {
+            messages_in(calls, &thread)
+                .into_iter()
+                .find(|c| c.content().contains("is over"))
+        })
+        .await
+        .expect("the timeout result in the thread");
+    assert!(
+        timeout.content().contains(&format!("<@{BOB}>")),
+        "{}",
+        timeout.content()
+    );
+    // Delivered once: the outbox is empty afterwards.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let n = messages_in(&fake.calls(), &thread)
+        .iter()
+        .filter(|c| c.content().contains("is over"))
+        .count();
+    assert_eq!(n, 1);
+    bot.shutdown().await;
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+/// 50 games, then 500 moves (10 per game, the games in parallel) sent as
+/// fast as the answers come: every interaction is answered within Discord's
+/// 3 s, and the store holds exactly the 500 moves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_500_moves_across_50_games() {
+    const GAMES: u64 = 50;
+    const OPENING: [&str; 10] = [
+        "7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b", "2e2d", "2c2d",
+    ];
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let player = |g: u64, side: u64| 200_000_000_000_000_000 + g * 2 + side;
+
+    // Set up the games, all at once.
+    let mut setups = Vec::new();
+    for g in 0..GAMES {
+        let fake = fake.clone();
+        setups.push(tokio::spawn(async move {
+            let id = fake.command(
+                player(g, 0),
+                "en-US",
+                CHANNEL,
+                "challenge",
+                json!([
+                    opt("member", 6, json!(player(g, 1).to_string())),
+                    opt("color", 3, json!("sente"))
+                ]),
+            );
+            let a = fake.answer(&id, WAIT).await.expect("challenge answered");
+            let accept = a
+                .call
+                .buttons()
+                .into_iter()
+                .find(|b| b.starts_with("accept:"))
+                .expect("accept button");
+            let id = fake.button(player(g, 1), "en-US", CHANNEL, &accept);
+            let a = fake.answer(&id, WAIT).await.expect("accept answered");
+            assert!(!a.call.ephemeral(), "{}", a.call.content());
+        }));
+    }
+    for s in setups {
+        s.await.expect("setup");
+    }
+
+    // The burst: each game plays its moves in order; the games run in parallel.
+    let started = std::time::Instant::now();
+    let mut games = Vec::new();
+    for g in 0..GAMES {
+        let fake = fake.clone();
+        games.push(tokio::spawn(async move {
+            let mut latencies = Vec::new();
+            for (i, mv) in OPENING.iter().enumerate() {
+                let user = player(g, (i % 2) as u64);
+                let id = fake.command(
+                    user,
+                    "en-US",
+                    CHANNEL,
+                    "move",
+                    json!([opt("move", 3, json!(mv))]),
+                );
+                let a = fake.answer(&id, WAIT).await.expect("move answered");
+                assert!(
+                    !a.call.ephemeral(),
+                    "game {g} move {mv}: {}",
+                    a.call.content()
+                );
+                assert!(a.call.has_png());
+                latencies.push(a.latency);
+            }
+            latencies
+        }));
+    }
+    let mut latencies = Vec::new();
+    for g in games {
+        latencies.extend(g.await.expect("game task"));
+    }
+    let total = started.elapsed();
+    latencies.sort();
+    assert_eq!(latencies.len(), 500);
+    let (p50, p99, max) = (
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99),
+        latencies[latencies.len() - 1],
+    );
+    println!(
+        "burst: 500 moves in 50 games in {total:?}; first answer latency p50 {p50:?}, p99 {p99:?}, max {max:?}"
+    );
+    assert!(max < Duration::from_secs(3), "slowest answer {max:?}");
+    bot.shutdown().await;
+
+    // No move lost or doubled.
+    let store = Store::open(&db).expect("store");
+    for g in 0..GAMES {
+        let games = store
+            .reader()
+            .active_games_of(i64::try_from(player(g, 0)).expect("id"))
+            .expect("games");
+        assert_eq!(games.len(), 1);
+        let moves = store.reader().moves(games[0].id).expect("moves");
+        assert_eq!(moves, OPENING.map(String::from).to_vec(), "game {g}");
+    }
+}
+
+/// Turn DMs are opt-in; a user who does not accept DMs (50007) gets the
+/// option switched off and is told so once in the game thread.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_turn_dm_turns_the_option_off_once() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let id = fake.command(
+        BOB,
+        "en-US",
+        CHANNEL,
+        "settings",
+        json!([opt("dms", 5, json!(true))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(a.ephemeral(), "{}", a.content());
+    fake.close_dms(BOB);
+    let accept_id = challenge(&fake, ALICE, BOB, "en-US").await;
+    let thread = accept(&fake, BOB, &accept_id).await;
+    let thread_id: u64 = thread.parse().expect("thread");
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        thread_id,
+        "move",
+        json!([opt("move", 3, json!("7g7f"))]),
+    );
+    assert!(!answer(&fake, &id).await.ephemeral());
+    let note = fake
+        .wait_for(WAIT, |calls| {
+            messages_in(calls, &thread)
+                .into_iter()
+                .find(|c| c.content().contains("direct messages"))
+        })
+        .await
+        .expect("the thread says the DMs were turned off");
+    assert!(note.content().contains(&format!("<@{BOB}>")));
+    for (user, mv) in [(BOB, "3c3d"), (ALICE, "2g2f")] {
+        let id = fake.command(
+            user,
+            "en-US",
+            thread_id,
+            "move",
+            json!([opt("move", 3, json!(mv))]),
+        );
+        assert!(!answer(&fake, &id).await.ephemeral());
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let notes = messages_in(&fake.calls(), &thread)
+        .iter()
+        .filter(|c| c.content().contains("direct messages"))
+        .count();
+    assert_eq!(notes, 1, "said once");
+    let dm_attempts = fake
+        .calls()
+        .iter()
+        .filter(|c| c.path == "/users/@me/channels")
+        .count();
+    assert_eq!(dm_attempts, 1, "no DM after the option was turned off");
+    bot.shutdown().await;
+}
+
+/// Without permission for threads the game stays in the channel; with two
+/// games the `game` option's autocomplete lists both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_thread_permission_and_game_autocomplete() {
+    let fake = Fake::start().await;
+    fake.refuse_threads(CHANNEL);
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    for opponent in [BOB, CAROL] {
+        let accept_id = challenge(&fake, ALICE, opponent, "en-US").await;
+        let id = fake.button(opponent, "en-US", CHANNEL, &accept_id);
+        let a = answer(&fake, &id).await;
+        assert!(a.has_png() && !a.ephemeral(), "{}", a.content());
+    }
+    // Two games, no thread: /move without a game asks which one.
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        CHANNEL,
+        "move",
+        json!([opt("move", 3, json!("7g7f"))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(a.ephemeral(), "{}", a.content());
+    let id = fake.autocomplete(
+        ALICE,
+        "de",
+        CHANNEL,
+        "move",
+        json!([{"name": "move", "type": 3, "value": "7g7f"},
+               {"name": "game", "type": 4, "value": "", "focused": true}]),
+    );
+    let a = answer(&fake, &id).await;
+    let choices = a.json["data"]["choices"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(choices.len(), 2, "{choices:?}");
+    assert!(choices.iter().all(|c| c["value"].is_i64()), "{choices:?}");
+    assert!(
+        choices[0]["name"].as_str().unwrap_or("").contains("am Zug"),
+        "{choices:?}"
+    );
+    let game = choices[0]["value"].clone();
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        CHANNEL,
+        "move",
+        json!([opt("move", 3, json!("7g7f")), opt("game", 4, game)]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(!a.ephemeral() && a.has_png(), "{}", a.content());
+    bot.shutdown().await;
+}
