@@ -283,7 +283,9 @@ async fn challenge_accept_moves_to_checkmate() {
         "move",
         json!([{"name": "move", "type": 3, "value": "", "focused": true}]),
     );
-    let a = answer(&fake, &id).await;
+    let full = fake.answer(&id, WAIT).await.expect("autocomplete answered");
+    println!("autocomplete answered in {:?}", full.latency);
+    let a = full.call;
     assert_eq!(a.kind(), 8);
     let choices = a.json["data"]["choices"]
         .as_array()
@@ -697,4 +699,24 @@ async fn no_thread_permission_and_game_autocomplete() {
     let a = answer(&fake, &id).await;
     assert!(!a.ephemeral() && a.has_png(), "{}", a.content());
     bot.shutdown().await;
+}
+
+/// `komadai` without a token exits with a message that points to the console.
+#[test]
+fn without_a_token_the_bot_explains_and_points_to_the_console() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_komadai"))
+        .current_dir(dir.path())
+        .env_remove("DISCORD_TOKEN")
+        .env_remove("KOMADAI_DB")
+        .output()
+        .expect("run komadai");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("DISCORD_TOKEN"), "{err}");
+    assert!(err.contains("komadai console"), "{err}");
+    assert!(
+        !dir.path().join("komadai.db").exists(),
+        "no database without a token"
+    );
 }
