@@ -28,6 +28,16 @@ struct Bot {
 }
 
 async fn start_bot(fake: &Fake, db: &Path, clock: Arc<ManualClock>, sessions: usize) -> Bot {
+    start_bot_with(fake, db, clock, sessions, komadai::discord::DEFER_AFTER).await
+}
+
+async fn start_bot_with(
+    fake: &Fake,
+    db: &Path,
+    clock: Arc<ManualClock>,
+    sessions: usize,
+    defer_after: Duration,
+) -> Bot {
     let store = Store::open(db).expect("open store");
     let app = Arc::new(App::new(store, clock, Arc::new(SeededDice::new(7))));
     let config = BotConfig {
@@ -35,6 +45,7 @@ async fn start_bot(fake: &Fake, db: &Path, clock: Arc<ManualClock>, sessions: us
         api_base: Some(fake.base()),
         dev_guild: None,
         tick_every: Duration::from_millis(200),
+        defer_after,
     };
     let (stop, rx) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(run(config, app, async move {
@@ -283,7 +294,9 @@ async fn challenge_accept_moves_to_checkmate() {
         "move",
         json!([{"name": "move", "type": 3, "value": "", "focused": true}]),
     );
-    let a = answer(&fake, &id).await;
+    let full = fake.answer(&id, WAIT).await.expect("autocomplete answered");
+    println!("autocomplete answered in {:?}", full.latency);
+    let a = full.call;
     assert_eq!(a.kind(), 8);
     let choices = a.json["data"]["choices"]
         .as_array()
@@ -696,5 +709,86 @@ async fn no_thread_permission_and_game_autocomplete() {
     );
     let a = answer(&fake, &id).await;
     assert!(!a.ephemeral() && a.has_png(), "{}", a.content());
+    bot.shutdown().await;
+}
+
+/// `komadai` without a token exits with a message that points to the console.
+#[test]
+fn without_a_token_the_bot_explains_and_points_to_the_console() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_komadai"))
+        .current_dir(dir.path())
+        .env_remove("DISCORD_TOKEN")
+        .env_remove("KOMADAI_DB")
+        .output()
+        .expect("run komadai");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("DISCORD_TOKEN"), "{err}");
+    assert!(err.contains("komadai console"), "{err}");
+    assert!(
+        !dir.path().join("komadai.db").exists(),
+        "no database without a token"
+    );
+}
+
+/// When the work is slow the bot defers first and then edits the answer (or,
+/// for a refusal after a public deferral, replaces it with an ephemeral
+/// follow-up). Forced here with a zero deferral threshold.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_answers_are_deferred_then_edited() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let clock = Arc::new(ManualClock::new(START));
+    let bot = start_bot_with(&fake, &db, clock, 1, Duration::ZERO).await;
+    // A command: deferred (type 5), then the original answer is edited with the board.
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        CHANNEL,
+        "challenge",
+        json!([
+            opt("member", 6, json!(BOB.to_string())),
+            opt("color", 3, json!("sente"))
+        ]),
+    );
+    let a = fake.answer(&id, WAIT).await.expect("answered");
+    assert_eq!(a.first_kind, 5);
+    assert_eq!(a.call.method, "PATCH", "{}", a.call.path);
+    let accept = a
+        .call
+        .buttons()
+        .into_iter()
+        .find(|b| b.starts_with("accept:"))
+        .expect("accept");
+    // A button: acknowledged (type 6), then a follow-up with the board.
+    let id = fake.button(BOB, "en-US", CHANNEL, &accept);
+    let a = fake.answer(&id, WAIT).await.expect("answered");
+    assert_eq!(a.first_kind, 6);
+    assert_eq!(a.call.method, "POST");
+    assert!(
+        a.call.has_png() && !a.call.ephemeral(),
+        "{}",
+        a.call.content()
+    );
+    // A refusal after a public deferral: the deferral is deleted and an
+    // ephemeral follow-up explains, in German.
+    let id = fake.command(
+        BOB,
+        "de",
+        CHANNEL,
+        "move",
+        json!([opt("move", 3, json!("3c3d"))]),
+    );
+    let a = fake.answer(&id, WAIT).await.expect("answered");
+    assert_eq!(a.first_kind, 5);
+    assert!(a.call.ephemeral(), "{}", a.call.content());
+    assert!(a.call.content().contains("am Zug"), "{}", a.call.content());
+    let deleted = fake.calls().iter().any(|c| {
+        c.method == "DELETE"
+            && c.path.contains(&format!("token-{id}"))
+            && c.path.ends_with("@original")
+    });
+    assert!(deleted, "the public deferral was removed");
     bot.shutdown().await;
 }

@@ -1,6 +1,7 @@
 //! The one error boundary: every interaction goes through here. Commands and
 //! buttons call the app on the blocking pool and answer within Discord's
-//! three seconds (deferring when the work takes longer than [`DEFER_AFTER`]);
+//! three seconds (deferring when the work takes longer than [`DEFER_AFTER`]
+//! by default);
 //! refusals are ephemeral and localised, internal errors are logged and
 //! answered with an apology, and a panic ends only its own task.
 
@@ -27,7 +28,7 @@ use crate::notation::RecordFormat;
 use crate::shogi::{Color, Variant};
 
 /// Work that takes longer than this is deferred (Discord allows 3 s).
-pub(crate) const DEFER_AFTER: Duration = Duration::from_millis(1000);
+pub const DEFER_AFTER: Duration = Duration::from_millis(1000);
 /// Discord's error code for "cannot send messages to this user".
 const CANNOT_DM: isize = 50007;
 
@@ -36,6 +37,7 @@ const CANNOT_DM: isize = 50007;
 pub(crate) struct Bot {
     pub app: Arc<App>,
     pub dev_guild: Option<u64>,
+    pub defer_after: Duration,
     pub registered: Arc<AtomicBool>,
     pub inflight: Arc<InFlight>,
 }
@@ -391,8 +393,15 @@ impl Bot {
         let joined = |r: Result<Done, tokio::task::JoinError>| {
             r.unwrap_or_else(|e| Done::Internal(format!("use case panicked: {e}"), Lang::En))
         };
-        let (done, sent) = match tokio::time::timeout(DEFER_AFTER, &mut handle).await {
-            Ok(r) => {
+        let quick = if self.defer_after.is_zero() {
+            None
+        } else {
+            tokio::time::timeout(self.defer_after, &mut handle)
+                .await
+                .ok()
+        };
+        let (done, sent) = match quick {
+            Some(r) => {
                 let done = joined(r);
                 let out = done.outgoing();
                 let sent = target
@@ -400,7 +409,7 @@ impl Bot {
                     .await;
                 (done, sent)
             }
-            Err(_) => {
+            None => {
                 if let Err(e) = target.defer(http, ephemeral).await {
                     tracing::warn!(error = %e, "deferring failed");
                 }

@@ -26,6 +26,7 @@ use crate::app::{App, SeededDice, SystemClock};
 use crate::store::Store;
 
 pub use commands::all as command_definitions;
+pub use handler::DEFER_AFTER;
 
 /// Options of `komadai serve` (the bot).
 #[derive(Debug, Clone, clap::Args)]
@@ -60,6 +61,9 @@ pub struct BotConfig {
     pub dev_guild: Option<u64>,
     /// Interval of the deadline scheduler.
     pub tick_every: Duration,
+    /// Answers that take longer than this are deferred first
+    /// ([`DEFER_AFTER`] in production; tests use zero to force deferrals).
+    pub defer_after: Duration,
 }
 
 /// Why the bot stopped with an error.
@@ -98,6 +102,7 @@ pub fn serve(args: &ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         api_base: args.api_base.clone(),
         dev_guild: args.dev_guild,
         tick_every: Duration::from_secs(args.tick_seconds.max(1)),
+        defer_after: DEFER_AFTER,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -202,6 +207,7 @@ pub async fn run(
     let bot = handler::Bot {
         app: app.clone(),
         dev_guild: config.dev_guild,
+        defer_after: config.defer_after,
         registered: Arc::new(AtomicBool::new(false)),
         inflight: inflight.clone(),
     };
