@@ -209,16 +209,6 @@ pub(crate) fn pass(pos: &Position) -> Option<Position> {
     Position::from_sfen(&format!("{board} {flipped} {rest}")).ok()
 }
 
-/// Whether the piece that just moved to `mv.to()` (giving check or not) is
-/// not simply lost: the opponent does not attack the square, or we defend it.
-fn safe_check(before: &Position, after: &Position, mv: Move) -> bool {
-    let to = mv.to();
-    let us = before.side_to_move();
-    let occ = after.occupied();
-    let their = after.attackers_to(to, !us, occ);
-    their.is_empty() || after.attackers_to(to, us, occ).is_any()
-}
-
 /// History index of a move: origin square, or 81 + the dropped kind.
 #[inline]
 fn hist_index(side: Color, mv: Move) -> usize {
@@ -681,9 +671,7 @@ impl Searcher {
 
             let next = pos.after(mv);
             let gives_check = maybe_check && next.in_check();
-            // Extend checks, except those that just give the checking piece
-            // away (a drop or move onto a square the opponent takes for free).
-            let ext = i32::from(gives_check && ply < 40 && safe_check(pos, &next, mv));
+            let ext = i32::from(gives_check && ply < 40);
             let new_depth = depth - 1 + ext;
 
             self.path.push(PathEntry { key, in_check });
