@@ -8,8 +8,8 @@
 pub mod app;
 pub mod cli;
 pub mod console;
-pub mod engine;
 pub mod discord;
+pub mod engine;
 pub mod i18n;
 pub mod notation;
 pub mod render;

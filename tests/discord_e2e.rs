@@ -226,6 +226,9 @@ async fn registration_payload_is_valid_and_localised() {
         "settings",
         "stats",
         "leaderboard",
+        "play",
+        "hint",
+        "analyze",
     ] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }

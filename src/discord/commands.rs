@@ -173,6 +173,78 @@ fn challenge() -> CreateCommand {
     .add_option(color)
 }
 
+fn play() -> CreateCommand {
+    let level = choices(
+        option(
+            CommandOptionType::String,
+            ("level", "stufe"),
+            (
+                "How strong the computer plays",
+                "Wie stark der Computer spielt",
+            ),
+        ),
+        &[
+            ("beginner", ("Beginner", "Anfänger")),
+            ("easy", ("Easy", "Leicht")),
+            ("medium", ("Medium", "Mittel")),
+            (
+                "strong",
+                ("Strong (thinks about 1.5 s)", "Stark (denkt etwa 1,5 s)"),
+            ),
+        ],
+    )
+    .required(true);
+    let variant = choices(
+        option(
+            CommandOptionType::String,
+            ("variant", "variante"),
+            ("Standard shogi or minishogi", "Shogi oder Minishogi"),
+        ),
+        &[
+            ("standard", ("Shogi (9×9)", "Shogi (9×9)")),
+            ("minishogi", ("Minishogi (5×5)", "Minishogi (5×5)")),
+        ],
+    );
+    let mut handicap = option(
+        CommandOptionType::String,
+        ("handicap", "vorgabe"),
+        (
+            "Pieces the computer (Gote) gives you",
+            "Figuren, die dir der Computer (Gote) vorgibt",
+        ),
+    );
+    for h in Handicap::ALL {
+        handicap = handicap.add_string_choice_localized(
+            handicap_en(h),
+            handicap_name(h),
+            [("de", handicap_de(h))],
+        );
+    }
+    let color = choices(
+        option(
+            CommandOptionType::String,
+            ("color", "farbe"),
+            ("Your side", "Deine Seite"),
+        ),
+        &[
+            ("sente", ("Sente (moves first)", "Sente (zieht zuerst)")),
+            ("gote", ("Gote", "Gote")),
+            ("random", ("Furigoma (random)", "Furigoma (zufällig)")),
+        ],
+    );
+    command(
+        ("play", "spielen"),
+        (
+            "Play the computer (unrated, takebacks allowed)",
+            "Spiele gegen den Computer (ungewertet, Zurücknahmen erlaubt)",
+        ),
+    )
+    .add_option(level)
+    .add_option(variant)
+    .add_option(handicap)
+    .add_option(color)
+}
+
 fn game_command(name: Pair, desc: Pair) -> CreateCommand {
     command(name, desc).add_option(game_option())
 }
@@ -304,7 +376,22 @@ pub fn all() -> Vec<CreateCommand> {
     ));
     vec![
         challenge(),
+        play(),
         mv,
+        game_command(
+            ("hint", "tipp"),
+            (
+                "The engine's best move with a reason (not in rated games)",
+                "Der beste Zug der Engine mit Begründung (nicht in gewerteten Partien)",
+            ),
+        ),
+        game_command(
+            ("analyze", "analyse"),
+            (
+                "Evaluation graph and turning points of a game",
+                "Bewertungsgrafik und Wendepunkte einer Partie",
+            ),
+        ),
         game_command(
             ("board", "brett"),
             (
@@ -379,7 +466,7 @@ mod tests {
     fn every_command_is_valid_and_localised() {
         let json = serde_json::to_value(all()).unwrap_or_default();
         let list = json.as_array().cloned().unwrap_or_default();
-        assert_eq!(list.len(), 13);
+        assert_eq!(list.len(), 16);
         for c in &list {
             let name = c["name"].as_str().unwrap_or("");
             assert!(valid_name(name), "{name}");

@@ -194,6 +194,28 @@ fn run_command(
             };
             app.settings(caller, &change)
         }
+        "hint" => app.hint(caller, game, place),
+        "analyze" => app.analyze(caller, game, place),
+        "play" => {
+            let level = o.str("level").unwrap_or("easy");
+            let level = crate::app::level_from(level)
+                .ok_or_else(|| Refusal::BadArgument(format!("level {level}")))?;
+            let opts = crate::app::ComputerOptions {
+                level,
+                variant: if o.str("variant") == Some("minishogi") {
+                    crate::shogi::Variant::Minishogi
+                } else {
+                    crate::shogi::Variant::Standard
+                },
+                handicap: o.str("handicap").and_then(crate::app::handicap_from),
+                color: match o.str("color") {
+                    Some("sente") => Some(crate::shogi::Color::Sente),
+                    Some("gote") => Some(crate::shogi::Color::Gote),
+                    _ => None,
+                },
+            };
+            app.play_computer(caller, &opts, place)
+        }
         "stats" => app.stats(caller, o.user("member").map(|(id, _)| id)),
         "leaderboard" => app.leaderboard(caller, place.guild),
         other => Err(Refusal::UnknownCommand(other.chars().take(40).collect()).into()),
@@ -349,7 +371,10 @@ impl Bot {
         let name = cmd.data.name.clone();
         let opts = Opts::of(cmd);
         let request = format!("interaction:{}", cmd.id);
-        let ephemeral = matches!(name.as_str(), "games" | "export" | "settings");
+        let ephemeral = matches!(
+            name.as_str(),
+            "games" | "export" | "settings" | "hint" | "analyze"
+        );
         let app = self.app.clone();
         let job = move || {
             let mut caller = caller;
