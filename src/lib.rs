@@ -13,3 +13,4 @@ pub mod notation;
 pub mod render;
 pub mod shogi;
 pub mod store;
+pub mod tsume;
