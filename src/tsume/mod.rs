@@ -18,6 +18,9 @@
 mod dfpn;
 mod exact;
 
+pub mod generate;
+pub mod puzzles;
+
 pub use dfpn::{Dfpn, Proof};
 pub use exact::MateSolver;
 
