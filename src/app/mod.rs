@@ -11,6 +11,7 @@
 
 mod message;
 mod play;
+mod puzzle;
 mod scheduler;
 
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -20,6 +21,7 @@ pub use play::{
     handicap_from, handicap_name, rule_from, rule_name, stored_outcome, variant_name, Action,
     ChallengeOptions, SettingsChange, DAYS_PER_MOVE,
 };
+pub use puzzle::{day_of, PuzzleKind, PUZZLE_NODES};
 pub use scheduler::Notice;
 
 use crate::i18n::Lang;
