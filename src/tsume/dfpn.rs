@@ -29,9 +29,10 @@ struct Entry {
 /// The result of [`Dfpn::prove`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Proof {
-    /// Mate is proven. `line` is a mate along the proof: the attacker takes its
-    /// shortest proven continuation, the defender the longest one. Its length
-    /// is an upper bound on the shortest mate.
+    /// Mate is proven. `line` follows the proof in the table: the attacker
+    /// takes its shortest proven continuation, the defender the longest one.
+    /// Best effort: entries can be overwritten during the search, so the line
+    /// may stop early; use [`super::MateSolver::main_line`] for an exact one.
     Mate {
         /// The main line of the proof.
         line: Vec<Move>,

@@ -142,7 +142,7 @@ impl MateSolver {
                 self.shortest(&after, left)?
             };
             // Escaping is best; else longer is better.
-            let score = (len.map_or(u32::MAX, |l| l), !m.is_drop(), pos.is_capture(m));
+            let score = (len.unwrap_or(u32::MAX), !m.is_drop(), pos.is_capture(m));
             if best.as_ref().is_none_or(|b| score > b.2) {
                 best = Some((m, len, score));
             }

@@ -156,11 +156,11 @@ pub fn candidate(rng: &mut fastrand::Rng) -> Option<Position> {
     let sk = at(rng.i32(1..=9), 9)?;
     board[sk] = Some((Color::Sente, PieceKind::King));
     let place = |board: &mut [Option<(Color, PieceKind)>; 81],
-                     rng: &mut fastrand::Rng,
-                     c: Color,
-                     kind: PieceKind,
-                     spread: i32,
-                     down: i32| {
+                 rng: &mut fastrand::Rng,
+                 c: Color,
+                 kind: PieceKind,
+                 spread: i32,
+                 down: i32| {
         for _ in 0..8 {
             let f = kf + rng.i32(-spread..=spread);
             let r = kr + rng.i32(-1..=down);

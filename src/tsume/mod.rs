@@ -45,34 +45,34 @@ pub enum Verdict {
     Unknown,
 }
 
-/// Solves a position with the attacker (side to move) to move: df-pn proves
-/// mate or no mate within `nodes`, then the exact search finds the shortest
-/// length (up to `max_plies`) and the main line with the stubbornest defence.
+/// Solves a position with the attacker (side to move) to move. First the
+/// exact search looks for the shortest mate within `max_plies` and builds the
+/// main line with the stubbornest defence; when there is none that short (or
+/// the node budget runs out), df-pn proves mate or no mate within `nodes`.
 ///
-/// A proven mate longer than `max_plies` is reported with df-pn's main line,
-/// whose length is an upper bound, not necessarily the shortest.
+/// A mate longer than `max_plies` is reported with df-pn's main line, whose
+/// length is an upper bound, not necessarily the shortest.
+///
+/// Why this order: plain df-pn wanders into long chains of interpositions on
+/// a few short problems (6 of the 1,020 shipped 5-ply puzzles were still
+/// open after 1,000,000 nodes), while the exact search settles short mates
+/// in a few thousand nodes.
 #[must_use]
 pub fn solve(pos: &Position, nodes: u64, max_plies: u32) -> Verdict {
+    let mut exact = MateSolver::new(nodes);
+    if let Some(Some(plies)) = exact.shortest(pos, max_plies) {
+        if let Some(line) = exact.main_line(pos, plies) {
+            return Verdict::Mate { plies, line };
+        }
+    }
     let mut df = Dfpn::new(nodes);
     match df.prove(pos) {
         Proof::NoMate => Verdict::NoMate,
         Proof::Unknown => Verdict::Unknown,
-        Proof::Mate { line } => {
-            let bound = (line.len() as u32).min(max_plies | 1);
-            let mut exact = MateSolver::new(nodes);
-            match exact.shortest(pos, bound) {
-                Some(Some(plies)) => match exact.main_line(pos, plies) {
-                    Some(line) => Verdict::Mate { plies, line },
-                    None => Verdict::Unknown,
-                },
-                // Longer than max_plies: df-pn's line is the answer we have.
-                Some(None) => Verdict::Mate {
-                    plies: line.len() as u32,
-                    line,
-                },
-                None => Verdict::Unknown,
-            }
-        }
+        Proof::Mate { line } => Verdict::Mate {
+            plies: line.len() as u32,
+            line,
+        },
     }
 }
 
@@ -322,5 +322,40 @@ mod tests {
                 line: vec![mv("G*5b")]
             }
         );
+    }
+}
+
+#[cfg(test)]
+mod on_shipped {
+    use super::*;
+
+    #[test]
+    fn solve_finds_every_shipped_puzzle_exactly() {
+        for p in puzzles::shipped() {
+            let pos = p.position().unwrap();
+            match solve(&pos, 1_000_000, 13) {
+                Verdict::Mate { plies, line } => {
+                    assert_eq!(plies, p.plies, "{}", p.id);
+                    assert_eq!(line[0], p.solution[0], "{}", p.id);
+                }
+                other => panic!("{}: {other:?}", p.id),
+            }
+        }
+    }
+
+    #[test]
+    fn dfpn_proves_nearly_every_shipped_puzzle() {
+        // Plain df-pn leaves a few short problems open at this node limit
+        // (see `solve`); it must never claim "no mate" on one.
+        let mut open = 0;
+        for p in puzzles::shipped() {
+            let pos = p.position().unwrap();
+            match Dfpn::new(200_000).prove(&pos) {
+                Proof::Mate { .. } => {}
+                Proof::Unknown => open += 1,
+                Proof::NoMate => panic!("{}: df-pn claims no mate", p.id),
+            }
+        }
+        assert!(open <= 10, "{open} open");
     }
 }

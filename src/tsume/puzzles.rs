@@ -85,7 +85,10 @@ pub fn parse_tsv(text: &str) -> Result<Vec<Puzzle>, String> {
         }
         let cols: Vec<&str> = line.split('\t').collect();
         if cols.len() != 4 {
-            return Err(format!("line {n}: expected 4 columns, found {}", cols.len()));
+            return Err(format!(
+                "line {n}: expected 4 columns, found {}",
+                cols.len()
+            ));
         }
         let plies: u32 = cols[1]
             .parse()
