@@ -17,6 +17,10 @@ struct Bound {
     no_mate: Option<u32>,
 }
 
+/// How stubborn a defence is: plies left (`u32::MAX`: escapes), not a drop,
+/// a capture. Larger is more stubborn.
+type Score = (u32, bool, bool);
+
 const UNKNOWN: Bound = Bound {
     mate: u32::MAX,
     no_mate: None,
@@ -132,7 +136,7 @@ impl MateSolver {
         pos: &Position,
         max_plies: u32,
     ) -> Option<Option<(Move, Option<u32>)>> {
-        let mut best: Option<(Move, Option<u32>, (u32, bool, bool))> = None;
+        let mut best: Option<(Move, Option<u32>, Score)> = None;
         let left = max_plies.saturating_sub(1);
         for m in pos.legal_moves() {
             let after = pos.after(m);
