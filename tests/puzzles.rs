@@ -262,3 +262,28 @@ fn shipped_puzzles_are_sound_for_our_solver() {
         assert!(q.is_checkmate(), "{}", p.id);
     }
 }
+
+#[test]
+fn longer_mates_of_7_and_9_plies() {
+    // data/tsume_hard.tsv, checked by scripts/puzzles/verify.py with cshogi
+    // (exactly 7 or 9 plies, unique first move).
+    let hard = komadai::tsume::puzzles::parse_tsv(include_str!("../data/tsume_hard.tsv")).unwrap();
+    assert_eq!(hard.len(), 6);
+    for p in hard {
+        let pos = p.position().unwrap();
+        match komadai::tsume::solve(&pos, 5_000_000, 13) {
+            komadai::tsume::Verdict::Mate { plies, line } => {
+                assert_eq!(plies, p.plies, "{}", p.id);
+                assert_eq!(line[0], p.solution[0], "{}", p.id);
+            }
+            other => panic!("{}: {other:?}", p.id),
+        }
+        // df-pn proves them too.
+        let mut df = komadai::tsume::Dfpn::new(5_000_000);
+        assert!(
+            matches!(df.prove(&pos), komadai::tsume::Proof::Mate { .. }),
+            "{}",
+            p.id
+        );
+    }
+}
