@@ -59,6 +59,30 @@ pub enum Command {
     Render(crate::render::cli::RenderArgs),
     /// Speak the USI protocol on stdin/stdout (for shogi GUIs and match runners).
     Usi,
+    /// Tsume puzzles: `generate` writes new ones as TSV lines to stdout.
+    #[command(subcommand)]
+    Puzzles(PuzzlesCommand),
+}
+
+/// `komadai puzzles ...`.
+#[derive(Debug, Subcommand)]
+pub enum PuzzlesCommand {
+    /// Find puzzles with a unique first move that mate in exactly `plies`
+    /// (filters in `tsume::generate`) and print them as TSV lines.
+    Generate {
+        /// Mate length in plies (1, 3, 5, ...).
+        #[arg(long)]
+        plies: u32,
+        /// How many puzzles.
+        #[arg(long)]
+        count: usize,
+        /// Seed of the random positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Give up after this many candidate positions.
+        #[arg(long, default_value_t = 50_000_000)]
+        max_candidates: u64,
+    },
 }
 
 /// Runs the command line and returns the process exit code.
@@ -125,6 +149,24 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
         }
         Command::Notation(args) => crate::notation::cli::run_notation(&args, &mut out)?,
         Command::Kif(args) => crate::notation::cli::run_kif(&args, &mut out)?,
+        Command::Puzzles(PuzzlesCommand::Generate {
+            plies,
+            count,
+            seed,
+            max_candidates,
+        }) => {
+            if plies % 2 == 0 {
+                return Err("plies must be odd".into());
+            }
+            let (found, rejects) =
+                crate::tsume::generate::generate(plies, count, seed, max_candidates, |n, t| {
+                    eprintln!("found {n} after {t} candidates");
+                });
+            for p in &found {
+                writeln!(out, "{}", p.tsv_line())?;
+            }
+            eprintln!("rejected: {rejects:?}");
+        }
     }
     out.flush()?;
     Ok(())

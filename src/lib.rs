@@ -15,3 +15,4 @@ pub mod notation;
 pub mod render;
 pub mod shogi;
 pub mod store;
+pub mod tsume;

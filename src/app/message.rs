@@ -240,6 +240,54 @@ pub enum Msg {
         /// Turning points.
         points: Vec<(usize, String, String, i32)>,
     },
+    /// A puzzle begins: mate in `plies`, `attacker` to move.
+    PuzzleStart {
+        /// Puzzle id.
+        puzzle_id: String,
+        /// Mate length in plies.
+        plies: u32,
+        /// Whether it is today's daily puzzle.
+        daily: bool,
+        /// The side to move (the attacker).
+        attacker: crate::shogi::Color,
+    },
+    /// A correct attacker move; the bot defended.
+    PuzzleProgress {
+        /// The player's move (USI).
+        played: String,
+        /// The bot's defence (USI).
+        defence: String,
+        /// Plies left for the mate.
+        plies_left: u32,
+    },
+    /// The puzzle is solved (the player mated).
+    PuzzleSolved {
+        /// Puzzle id.
+        puzzle_id: String,
+        /// For the daily puzzle: the attempts it took.
+        attempts: Option<i64>,
+    },
+    /// The attempt failed: the move did not check, or mate is no longer forced.
+    PuzzleFailed {
+        /// The player's move (USI).
+        played: String,
+        /// True when the move gave no check.
+        not_check: bool,
+        /// The solution (USI main line).
+        solution: String,
+    },
+    /// Today's solvers of the daily puzzle, fewest attempts first.
+    PuzzleDailyList {
+        /// The date, `YYYY-MM-DD`.
+        date: String,
+        /// Solvers with their attempts.
+        rows: Vec<(Who, i64)>,
+    },
+    /// The caller's streak of consecutive days with the daily puzzle solved.
+    PuzzleStreak {
+        /// Days.
+        days: i64,
+    },
 }
 
 /// The options of a challenge, for messages.
@@ -352,4 +400,13 @@ pub enum Refusal {
     /// Unknown command (console) or button.
     #[error("unknown command")]
     UnknownCommand(String),
+    /// No puzzle in progress.
+    #[error("no puzzle in progress")]
+    NoActivePuzzle,
+    /// No puzzle of that kind exists.
+    #[error("no such puzzle")]
+    NoSuchPuzzle,
+    /// Today's daily puzzle is already solved.
+    #[error("today's puzzle is already solved")]
+    DailyAlreadySolved,
 }

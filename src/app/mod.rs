@@ -13,6 +13,7 @@ mod computer;
 mod delivery;
 mod message;
 mod play;
+mod puzzle;
 mod scheduler;
 
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -23,6 +24,7 @@ pub use play::{
     handicap_from, handicap_name, rule_from, rule_name, stored_outcome, variant_name, Action,
     ChallengeOptions, SettingsChange, DAYS_PER_MOVE,
 };
+pub use puzzle::{day_of, PuzzleKind, PUZZLE_NODES};
 pub use scheduler::Notice;
 
 use crate::i18n::Lang;

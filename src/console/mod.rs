@@ -61,6 +61,8 @@ pub fn run(args: &ConsoleArgs) -> Result<(), Box<dyn std::error::Error>> {
     let clock = Arc::new(ManualClock::new(start));
     let seed = args.seed.unwrap_or(start.unsigned_abs());
     let app = App::new(store, clock.clone(), Arc::new(SeededDice::new(seed)));
+    app.load_puzzles()
+        .map_err(|e| format!("loading the puzzles: {e}"))?;
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)?;
     }
@@ -272,6 +274,18 @@ impl Console {
                 if text.is_empty() {
                     return Err(Refusal::BadArgument("move".into()).into());
                 }
+                // In a puzzle (and no game of one's own to move in), `move`
+                // answers the puzzle, like /move on Discord.
+                if game.is_none() && self.app.has_puzzle(caller)? {
+                    let id = caller.id;
+                    let playing = self
+                        .app
+                        .with_store(|st| st.reader().active_games_of(id))??
+                        .is_empty();
+                    if playing {
+                        return self.app.answer_puzzle(caller, &text);
+                    }
+                }
                 self.app
                     .play_move(caller, game, &text, place, kv.get("request"))
             }
@@ -279,6 +293,49 @@ impl Console {
                 kv.only(&["game"])?;
                 kv.no_positional()?;
                 self.app.board(caller, game, place)
+            }
+            "puzzle" => {
+                kv.only(&["plies"])?;
+                let mut plies = kv.number("plies")?;
+                let mut daily = false;
+                for p in &kv.positional {
+                    match *p {
+                        "daily" => daily = true,
+                        "random" => {}
+                        n => {
+                            plies =
+                                Some(n.parse().map_err(|_| Refusal::BadArgument(n.to_string()))?);
+                        }
+                    }
+                }
+                let kind = if daily {
+                    crate::app::PuzzleKind::Daily
+                } else {
+                    let p = plies
+                        .map(u32::try_from)
+                        .transpose()
+                        .map_err(|_| Refusal::NoSuchPuzzle)?;
+                    crate::app::PuzzleKind::Random(p)
+                };
+                self.app.start_puzzle(caller, kind)
+            }
+            "solve" => {
+                kv.only(&[])?;
+                let text = kv.positional.join(" ");
+                if text.is_empty() {
+                    return Err(Refusal::BadArgument("move".into()).into());
+                }
+                self.app.answer_puzzle(caller, &text)
+            }
+            "daily" => {
+                kv.only(&[])?;
+                kv.no_positional()?;
+                self.app.daily_list(caller)
+            }
+            "streak" => {
+                kv.only(&[])?;
+                kv.no_positional()?;
+                self.app.streak(caller)
             }
             "games" => {
                 kv.only(&[])?;

@@ -97,6 +97,10 @@ pub fn serve(args: &ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         Arc::new(SystemClock),
         Arc::new(SeededDice::new(seed)),
     ));
+    // The shipped puzzles go into the database (idempotent).
+    if let Err(e) = app.load_puzzles() {
+        tracing::error!("loading the puzzles: {e}");
+    }
     let config = BotConfig {
         token,
         api_base: args.api_base.clone(),

@@ -385,8 +385,48 @@ impl Localize for Msg {
                 duration(*left, lang),
                 utc(*deadline)
             ),
-            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], hint, analyze [game=ID], press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
-            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], hint, analyze [game=ID], press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], hint, analyze [game=ID], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], hint, analyze [game=ID], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
+            (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::En) => format!(
+                "{}Puzzle {puzzle_id}: mate in {plies} plies, {} to move. Every move must give check; answer with /move.",
+                if *daily { "Daily puzzle. " } else { "" },
+                if *attacker == crate::shogi::Color::Sente { "Sente (☗)" } else { "Gote (☖)" }
+            ),
+            (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::De) => format!(
+                "{}Problem {puzzle_id}: Matt in {plies} Halbzügen, {} am Zug. Jeder Zug muss Schach bieten; antworte mit /move.",
+                if *daily { "Tagesproblem. " } else { "" },
+                if *attacker == crate::shogi::Color::Sente { "Sente (☗)" } else { "Gote (☖)" }
+            ),
+            (Msg::PuzzleProgress { played, defence, plies_left }, Lang::En) => format!("{played} is right. I answer {defence}. Mate in {plies_left} more plies."),
+            (Msg::PuzzleProgress { played, defence, plies_left }, Lang::De) => format!("{played} ist richtig. Ich antworte {defence}. Matt in {plies_left} weiteren Halbzügen."),
+            (Msg::PuzzleSolved { puzzle_id, attempts }, Lang::En) => match attempts {
+                Some(n) => format!("Checkmate! Puzzle {puzzle_id} solved in {n} attempt(s)."),
+                None => format!("Checkmate! Puzzle {puzzle_id} solved."),
+            },
+            (Msg::PuzzleSolved { puzzle_id, attempts }, Lang::De) => match attempts {
+                Some(n) => format!("Matt! Problem {puzzle_id} im {n}. Versuch gelöst."),
+                None => format!("Matt! Problem {puzzle_id} gelöst."),
+            },
+            (Msg::PuzzleFailed { played, not_check, solution }, Lang::En) => format!(
+                "{played} {}. The solution: {solution}.",
+                if *not_check { "gives no check" } else { "does not force mate in time" }
+            ),
+            (Msg::PuzzleFailed { played, not_check, solution }, Lang::De) => format!(
+                "{played} {}. Die Lösung: {solution}.",
+                if *not_check { "bietet kein Schach" } else { "erzwingt das Matt nicht rechtzeitig" }
+            ),
+            (Msg::PuzzleDailyList { date, rows }, Lang::En) if rows.is_empty() => format!("Nobody has solved the puzzle of {date} yet."),
+            (Msg::PuzzleDailyList { date, rows }, Lang::De) if rows.is_empty() => format!("Das Problem vom {date} hat noch niemand gelöst."),
+            (Msg::PuzzleDailyList { date, rows }, Lang::En) => format!(
+                "Solved the puzzle of {date}: {}",
+                rows.iter().enumerate().map(|(i, (w, n))| format!("{}. {} ({n} attempt(s))", i + 1, name(w))).collect::<Vec<_>>().join(", ")
+            ),
+            (Msg::PuzzleDailyList { date, rows }, Lang::De) => format!(
+                "Das Problem vom {date} gelöst haben: {}",
+                rows.iter().enumerate().map(|(i, (w, n))| format!("{}. {} ({n} Versuch(e))", i + 1, name(w))).collect::<Vec<_>>().join(", ")
+            ),
+            (Msg::PuzzleStreak { days }, Lang::En) => format!("Your streak: {days} day(s) in a row."),
+            (Msg::PuzzleStreak { days }, Lang::De) => format!("Deine Serie: {days} Tag(e) in Folge."),
         }
     }
 }
@@ -487,6 +527,12 @@ impl Localize for Refusal {
             (Refusal::NoHintInRated, Lang::De) => "Tipps gibt es nur in Freundschaftspartien und gegen den Computer, nie in gewerteten Partien.".into(),
             (Refusal::UnknownCommand(c), Lang::En) => format!("Unknown command “{c}”. Try help."),
             (Refusal::UnknownCommand(c), Lang::De) => format!("Unbekannter Befehl „{c}“. Versuch help."),
+            (Refusal::NoActivePuzzle, Lang::En) => "You have no puzzle in progress. Start one with /puzzle.".into(),
+            (Refusal::NoActivePuzzle, Lang::De) => "Du löst gerade kein Problem. Starte eines mit /puzzle.".into(),
+            (Refusal::NoSuchPuzzle, Lang::En) => "There is no such puzzle (puzzles mate in 1, 3 or 5 plies).".into(),
+            (Refusal::NoSuchPuzzle, Lang::De) => "Dieses Problem gibt es nicht (Probleme sind Matt in 1, 3 oder 5 Halbzügen).".into(),
+            (Refusal::DailyAlreadySolved, Lang::En) => "You have already solved today's puzzle. Come back tomorrow!".into(),
+            (Refusal::DailyAlreadySolved, Lang::De) => "Du hast das heutige Problem schon gelöst. Bis morgen!".into(),
         }
     }
 }

@@ -119,6 +119,18 @@ impl Position {
     /// optional leading `sfen ` is accepted). Minishogi is recognised by its
     /// five ranks of five.
     pub fn from_sfen(text: &str) -> Result<Position, SfenError> {
+        Position::parse_sfen(text, false)
+    }
+
+    /// Parses and checks the SFEN of a composed tsume problem: like
+    /// [`Position::from_sfen`], except that the side to move (the attacker)
+    /// may have no king, as is usual in composed problems. The defender must
+    /// still have exactly one king; every other rule of the setup is checked.
+    pub fn from_sfen_tsume(text: &str) -> Result<Position, SfenError> {
+        Position::parse_sfen(text, true)
+    }
+
+    fn parse_sfen(text: &str, attacker_king_optional: bool) -> Result<Position, SfenError> {
         if text.len() > MAX_SFEN_LEN {
             return Err(SfenSyntaxError::TooLong(text.len()).into());
         }
@@ -143,7 +155,11 @@ impl Position {
                 .ok_or_else(|| SfenSyntaxError::BadMoveNumber(truncate(n)))?;
         }
         pos.refresh();
-        let problems = pos.setup_problems();
+        let mut problems = pos.setup_problems();
+        if attacker_king_optional {
+            let side = pos.side;
+            problems.retain(|p| *p != SetupProblem::MissingKing(side));
+        }
         if problems.is_empty() {
             Ok(pos)
         } else {
@@ -455,5 +471,19 @@ mod tests {
                 "{s}"
             );
         }
+    }
+
+    #[test]
+    fn tsume_setup_may_lack_the_attacker_king() {
+        // A composed problem: Sente attacks without a king.
+        let sfen = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+        assert!(Position::from_sfen(sfen).is_err());
+        let p = Position::from_sfen_tsume(sfen).unwrap();
+        assert_eq!(p.king_square(Color::Sente), None);
+        assert!(p.is_legal(crate::shogi::Move::from_usi("G*5b").unwrap()));
+        // The defender still needs its king, and the other rules still hold.
+        assert!(Position::from_sfen_tsume("9/9/4P4/9/9/9/9/9/9 b G 1").is_err());
+        assert!(Position::from_sfen_tsume("4k4/9/4P4/9/9/9/9/9/9 w G 1").is_err());
+        assert!(Position::from_sfen_tsume("4k4/9/4P4/4P4/9/9/9/9/9 b G 1").is_err());
     }
 }

@@ -51,13 +51,14 @@ pub fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../../migrations/0001_initial.sql")),
         M::up(include_str!("../../migrations/0002_challenge_start.sql")),
+        M::up(include_str!("../../migrations/0003_puzzles.sql")),
     ])
 }
 
 /// Number of migrations (the schema version after opening).
 #[must_use]
 pub fn schema_version() -> usize {
-    2
+    3
 }
 
 /// A connection to the database, migrated to the latest schema.

@@ -1,0 +1,361 @@
+//! Tsume (mate problem) solving and puzzle generation.
+//!
+//! The attacker is the side to move. Every attacker move must give check;
+//! the defender may answer with any legal move. All rules of the core apply
+//! (a pawn drop that mates is not a legal move, so it never counts as mate).
+//!
+//! Two searches work together:
+//! - [`Dfpn`], a df-pn (depth-first proof-number) search with a transposition
+//!   table, proves mate or no mate within a node limit, however long the mate;
+//! - [`MateSolver`], an exact depth-bounded AND/OR search with a memo, answers
+//!   "is there a mate within N plies", finds the shortest mate, the moves that
+//!   mate within N, and the most stubborn defence. Puzzles (1 to 13 plies) use it.
+//!
+//! [`solve`] combines them: df-pn decides, the exact search measures.
+//!
+//! Every search takes a node limit and never reads a clock.
+
+mod dfpn;
+mod exact;
+
+pub mod generate;
+pub mod puzzles;
+
+pub use dfpn::{Dfpn, Proof};
+pub use exact::MateSolver;
+
+use crate::shogi::{
+    attacks, bishop_attacks, king_attacks, rook_attacks, Bitboard, Move, MoveList, Position,
+};
+
+/// The answer of [`solve`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The attacker mates.
+    Mate {
+        /// The length of the shortest forced mate, in plies.
+        plies: u32,
+        /// A main line of that length: shortest mate for the attacker, the
+        /// longest resistance for the defender.
+        line: Vec<Move>,
+    },
+    /// Proven: no forced mate by checks exists.
+    NoMate,
+    /// The node limit was reached before an answer.
+    Unknown,
+}
+
+/// Solves a position with the attacker (side to move) to move. First the
+/// exact search looks for the shortest mate within `max_plies` and builds the
+/// main line with the stubbornest defence; when there is none that short (or
+/// the node budget runs out), df-pn proves mate or no mate within `nodes`.
+///
+/// A mate longer than `max_plies` is reported with df-pn's main line, whose
+/// length is an upper bound, not necessarily the shortest.
+///
+/// Why this order: plain df-pn wanders into long chains of interpositions on
+/// a few short problems (6 of the 1,020 shipped 5-ply puzzles were still
+/// open after 1,000,000 nodes), while the exact search settles short mates
+/// in a few thousand nodes.
+#[must_use]
+pub fn solve(pos: &Position, nodes: u64, max_plies: u32) -> Verdict {
+    let mut exact = MateSolver::new(nodes);
+    if let Some(Some(plies)) = exact.shortest(pos, max_plies) {
+        if let Some(line) = exact.main_line(pos, plies) {
+            return Verdict::Mate { plies, line };
+        }
+    }
+    let mut df = Dfpn::new(nodes);
+    match df.prove(pos) {
+        Proof::NoMate => Verdict::NoMate,
+        Proof::Unknown => Verdict::Unknown,
+        Proof::Mate { line } => Verdict::Mate {
+            plies: line.len() as u32,
+            line,
+        },
+    }
+}
+
+/// The attacker's checking moves (legal moves that give check).
+#[must_use]
+pub fn checks(pos: &Position) -> MoveList {
+    let mut out = MoveList::new();
+    let us = pos.side_to_move();
+    let them = !us;
+    let Some(ksq) = pos.king_square(them) else {
+        return out;
+    };
+    let occ = pos.occupied();
+    // Squares from which a moved piece could uncover a ranging attack.
+    let lines = rook_attacks(ksq, Bitboard::EMPTY) | bishop_attacks(ksq, Bitboard::EMPTY);
+    let near = king_attacks(ksq);
+    for mv in pos.legal_moves() {
+        let direct = match mv {
+            Move::Drop { kind, to } => attacks(us, kind, to, occ).has(ksq),
+            Move::Normal { from, to, promote } => {
+                let Some(p) = pos.piece_at(from) else {
+                    continue;
+                };
+                let kind = if promote {
+                    p.kind.promote().unwrap_or(p.kind)
+                } else {
+                    p.kind
+                };
+                // Knights jump two ranks: they are the only pieces that check
+                // from outside the king's lines and neighbourhood.
+                (near.has(to)
+                    || lines.has(to)
+                    || kind.unpromote() == crate::shogi::PieceKind::Knight)
+                    && attacks(us, kind, to, occ.without(from).with(to)).has(ksq)
+            }
+        };
+        let gives = direct
+            || match mv {
+                Move::Normal { from, .. } => lines.has(from) && pos.after(mv).in_check(),
+                Move::Drop { .. } => false,
+            };
+        if gives {
+            out.push(mv);
+        }
+    }
+    out
+}
+
+/// A `Hasher` for keys that are already Zobrist hashes.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A map keyed by Zobrist keys.
+pub(crate) type KeyMap<V> =
+    std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// A composed-problem position: the board and attacker's hand from `sfen`
+/// (side to move = attacker), and every piece of the set that is neither on
+/// the board nor in the attacker's hand goes to the defender's hand. The
+/// attacker may have no king.
+pub fn composed(sfen: &str) -> Result<Position, crate::shogi::SfenError> {
+    use crate::shogi::{piece_limit, Color, Piece, PieceKind};
+    let base = Position::from_sfen_tsume(sfen)?;
+    let attacker = base.side_to_move();
+    let mut hands = String::new();
+    let mut push = |c: Color, kind: PieceKind, n: u32| {
+        if n > 1 {
+            hands.push_str(&n.to_string());
+        }
+        if n > 0 {
+            hands.push_str(&Piece::new(c, kind).sfen());
+        }
+    };
+    for (kind, n) in base.hand(attacker).iter() {
+        push(attacker, kind, u32::from(n));
+    }
+    for &kind in PieceKind::HAND.iter().rev() {
+        let mut used = u32::from(base.hand(attacker).count(kind));
+        for c in Color::ALL {
+            used += base.pieces(c, kind).count();
+            if let Some(p) = kind.promote() {
+                used += base.pieces(c, p).count();
+            }
+        }
+        push(
+            !attacker,
+            kind,
+            piece_limit(base.variant(), kind).saturating_sub(used),
+        );
+    }
+    if hands.is_empty() {
+        hands.push('-');
+    }
+    let fields: Vec<&str> = sfen.split_ascii_whitespace().collect();
+    let board = fields.first().copied().unwrap_or_default();
+    let side = fields.get(1).copied().unwrap_or("b");
+    let number = fields.get(3).copied().unwrap_or("1");
+    Position::from_sfen_tsume(&format!("{board} {side} {hands} {number}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks_match_the_slow_filter() {
+        for sfen in [
+            "ln1g3nl/1r1s1kgs1/p1pppp1pp/6p2/1p7/2P6/PPBPPPPPP/1S5R1/LN1GKGSNL b B 1",
+            "4k4/9/4P4/9/9/9/9/9/4K4 b GSNLPrb 1",
+            "3gkg3/9/4P4/4L4/9/9/9/9/4K4 b N 1",
+            "8k/8p/9/7N1/9/9/9/9/K3B3R b - 1",
+        ] {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let fast: Vec<Move> = checks(&pos).into_iter().collect();
+            let slow: Vec<Move> = pos
+                .legal_moves()
+                .into_iter()
+                .filter(|&m| pos.gives_check(m))
+                .collect();
+            assert_eq!(fast, slow, "{sfen}");
+        }
+        // Seeded random playouts: every position on the way.
+        let mut rng = fastrand::Rng::with_seed(8);
+        let mut seen = 0;
+        for _ in 0..60 {
+            let mut pos = Position::startpos();
+            for _ in 0..150 {
+                let fast: Vec<Move> = checks(&pos).into_iter().collect();
+                let slow: Vec<Move> = pos
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|&m| pos.gives_check(m))
+                    .collect();
+                assert_eq!(fast, slow, "{}", pos.to_sfen());
+                seen += fast.len();
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Prefer captures and checks so that the game gets sharp.
+                let sharp: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.is_capture(m) || fast.contains(&m))
+                    .collect();
+                let pool = if !sharp.is_empty() && rng.bool() {
+                    sharp
+                } else {
+                    moves.to_vec()
+                };
+                pos.play_unchecked(pool[rng.usize(..pool.len())]);
+            }
+        }
+        assert!(seen > 1000, "only {seen} checks seen");
+    }
+
+    #[test]
+    fn composed_gives_the_defender_the_rest() {
+        let p = composed("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+        assert_eq!(p.to_sfen(), "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+    }
+
+    fn pos(sfen: &str) -> Position {
+        Position::from_sfen(sfen).unwrap()
+    }
+
+    fn mv(s: &str) -> Move {
+        Move::from_usi(s).unwrap()
+    }
+
+    #[test]
+    fn head_gold_mates_in_one() {
+        let p = pos("4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+        let mut s = MateSolver::new(10_000);
+        assert_eq!(s.shortest(&p, 9), Some(Some(1)));
+        assert_eq!(s.mating_moves(&p, 1), Some(vec![mv("G*5b")]));
+        assert_eq!(s.is_unique_mating_move(&p, mv("G*5b"), 1), Some(true));
+        assert_eq!(
+            solve(&p, 10_000, 13),
+            Verdict::Mate {
+                plies: 1,
+                line: vec![mv("G*5b")]
+            }
+        );
+    }
+
+    #[test]
+    fn a_pawn_drop_mate_is_no_mate() {
+        // P*1b would mate (the silver guards 1b and 2b, the knight blocks 2a
+        // and cannot take): uchifuzume, so it is not a move at all.
+        let p = pos("7nk/9/7S1/9/9/9/9/9/K8 b P 1");
+        let drop = mv("P*1b");
+        assert!(!p.is_legal(drop));
+        assert!(p.after(drop).is_checkmate(), "the trap: it would mate");
+        let mut s = MateSolver::new(100_000);
+        assert_eq!(s.mate_within(&p, 1), Some(false));
+        assert!(!s.mating_moves(&p, 3).unwrap().contains(&drop));
+        // A pawn *move* that mates is fine, promoted or not.
+        let q = pos("7nk/9/7SP/9/9/9/9/9/K8 b - 1");
+        let mut s = MateSolver::new(100_000);
+        assert_eq!(
+            s.mating_moves(&q, 1),
+            Some(vec![mv("1c1b+"), mv("1c1b"), mv("2c1b+")])
+        );
+    }
+
+    #[test]
+    fn no_mate_is_proven_within_a_node_limit() {
+        let bare = pos("4k4/9/9/9/9/9/9/9/4K4 b - 1");
+        assert_eq!(solve(&bare, 1_000, 13), Verdict::NoMate);
+        let open = pos("9/9/9/9/4k4/9/9/9/4K4 b G 1");
+        let mut df = Dfpn::new(100_000);
+        assert_eq!(df.prove(&open), Proof::NoMate);
+        let mut s = MateSolver::new(1_000_000);
+        assert_eq!(s.shortest(&open, 9), Some(None));
+    }
+
+    #[test]
+    fn node_limit_gives_unknown() {
+        let p = pos("9/9/9/9/4k4/9/9/9/4K4 b 2G2S 1");
+        let mut s = MateSolver::new(5);
+        assert_eq!(s.shortest(&p, 13), None);
+        assert_eq!(solve(&p, 5, 13), Verdict::Unknown);
+    }
+
+    #[test]
+    fn composed_problem_without_attacker_king() {
+        let p = composed("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+        assert_eq!(
+            solve(&p, 10_000, 13),
+            Verdict::Mate {
+                plies: 1,
+                line: vec![mv("G*5b")]
+            }
+        );
+    }
+}
+
+#[cfg(test)]
+mod on_shipped {
+    use super::*;
+
+    #[test]
+    fn solve_finds_every_shipped_puzzle_exactly() {
+        for p in puzzles::shipped() {
+            let pos = p.position().unwrap();
+            match solve(&pos, 1_000_000, 13) {
+                Verdict::Mate { plies, line } => {
+                    assert_eq!(plies, p.plies, "{}", p.id);
+                    assert_eq!(line[0], p.solution[0], "{}", p.id);
+                }
+                other => panic!("{}: {other:?}", p.id),
+            }
+        }
+    }
+
+    #[test]
+    fn dfpn_proves_nearly_every_shipped_puzzle() {
+        // Plain df-pn leaves a few short problems open at this node limit
+        // (see `solve`); it must never claim "no mate" on one.
+        let mut open = 0;
+        for p in puzzles::shipped() {
+            let pos = p.position().unwrap();
+            match Dfpn::new(200_000).prove(&pos) {
+                Proof::Mate { .. } => {}
+                Proof::Unknown => open += 1,
+                Proof::NoMate => panic!("{}: df-pn claims no mate", p.id),
+            }
+        }
+        assert!(open <= 10, "{open} open");
+    }
+}
