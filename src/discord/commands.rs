@@ -73,16 +73,8 @@ fn handicap_en(h: Handicap) -> &'static str {
     }
 }
 
-fn challenge() -> CreateCommand {
-    let member = option(
-        CommandOptionType::User,
-        ("member", "mitglied"),
-        (
-            "Whom to challenge (leave empty for an open challenge)",
-            "Wen du herausforderst (leer: offene Herausforderung)",
-        ),
-    );
-    let variant = choices(
+fn variant_option() -> CreateCommandOption {
+    choices(
         option(
             CommandOptionType::String,
             ("variant", "variante"),
@@ -92,15 +84,11 @@ fn challenge() -> CreateCommand {
             ("standard", ("Shogi (9×9)", "Shogi (9×9)")),
             ("minishogi", ("Minishogi (5×5)", "Minishogi (5×5)")),
         ],
-    );
-    let mut handicap = option(
-        CommandOptionType::String,
-        ("handicap", "vorgabe"),
-        (
-            "Pieces the stronger player (Gote) removes",
-            "Figuren, die der Stärkere (Gote) vorgibt",
-        ),
-    );
+    )
+}
+
+fn handicap_option(desc: Pair) -> CreateCommandOption {
+    let mut handicap = option(CommandOptionType::String, ("handicap", "vorgabe"), desc);
     for h in Handicap::ALL {
         handicap = handicap.add_string_choice_localized(
             handicap_en(h),
@@ -108,6 +96,38 @@ fn challenge() -> CreateCommand {
             [("de", handicap_de(h))],
         );
     }
+    handicap
+}
+
+fn color_option() -> CreateCommandOption {
+    choices(
+        option(
+            CommandOptionType::String,
+            ("color", "farbe"),
+            ("Your side", "Deine Seite"),
+        ),
+        &[
+            ("sente", ("Sente (moves first)", "Sente (zieht zuerst)")),
+            ("gote", ("Gote", "Gote")),
+            ("random", ("Furigoma (random)", "Furigoma (zufällig)")),
+        ],
+    )
+}
+
+fn challenge() -> CreateCommand {
+    let member = option(
+        CommandOptionType::User,
+        ("member", "mitglied"),
+        (
+            "Whom to challenge (leave empty for an open challenge)",
+            "Wen du herausforderst (leer: offene Herausforderung)",
+        ),
+    );
+    let variant = variant_option();
+    let handicap = handicap_option((
+        "Pieces the stronger player (Gote) removes",
+        "Figuren, die der Stärkere (Gote) vorgibt",
+    ));
     let rule = choices(
         option(
             CommandOptionType::String,
@@ -145,18 +165,7 @@ fn challenge() -> CreateCommand {
             "Gewertete Partie (nur 9×9 ohne Vorgabe)",
         ),
     );
-    let color = choices(
-        option(
-            CommandOptionType::String,
-            ("color", "farbe"),
-            ("Your side", "Deine Seite"),
-        ),
-        &[
-            ("sente", ("Sente (moves first)", "Sente (zieht zuerst)")),
-            ("gote", ("Gote", "Gote")),
-            ("random", ("Furigoma (random)", "Furigoma (zufällig)")),
-        ],
-    );
+    let color = color_option();
     command(
         ("challenge", "herausfordern"),
         (
@@ -194,44 +203,12 @@ fn play() -> CreateCommand {
         ],
     )
     .required(true);
-    let variant = choices(
-        option(
-            CommandOptionType::String,
-            ("variant", "variante"),
-            ("Standard shogi or minishogi", "Shogi oder Minishogi"),
-        ),
-        &[
-            ("standard", ("Shogi (9×9)", "Shogi (9×9)")),
-            ("minishogi", ("Minishogi (5×5)", "Minishogi (5×5)")),
-        ],
-    );
-    let mut handicap = option(
-        CommandOptionType::String,
-        ("handicap", "vorgabe"),
-        (
-            "Pieces the computer (Gote) gives you",
-            "Figuren, die dir der Computer (Gote) vorgibt",
-        ),
-    );
-    for h in Handicap::ALL {
-        handicap = handicap.add_string_choice_localized(
-            handicap_en(h),
-            handicap_name(h),
-            [("de", handicap_de(h))],
-        );
-    }
-    let color = choices(
-        option(
-            CommandOptionType::String,
-            ("color", "farbe"),
-            ("Your side", "Deine Seite"),
-        ),
-        &[
-            ("sente", ("Sente (moves first)", "Sente (zieht zuerst)")),
-            ("gote", ("Gote", "Gote")),
-            ("random", ("Furigoma (random)", "Furigoma (zufällig)")),
-        ],
-    );
+    let variant = variant_option();
+    let handicap = handicap_option((
+        "Pieces the computer (Gote) gives you",
+        "Figuren, die dir der Computer (Gote) vorgibt",
+    ));
+    let color = color_option();
     command(
         ("play", "spielen"),
         (
