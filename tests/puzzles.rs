@@ -6,6 +6,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
+use komadai::notation::{format_move, Style};
 use komadai::shogi::{Move, Position};
 use komadai::tsume::puzzles::shipped;
 use komadai::tsume::{checks, MateSolver};
@@ -138,9 +139,23 @@ fn a_wrong_first_move_fails_and_shows_the_solution() {
         .expect("puzzles offer at least three checks");
     let r = s.say(&format!("carol solve {wrong}"));
     assert!(text(&r).contains("does not force mate in time"), "{r}");
-    assert!(text(&r).contains(&p.solution_usi()), "{r}");
-    // German too.
+    // The solution in carol's notation (western by default).
+    let start_pos = Position::from_sfen_tsume(&p.sfen).expect("puzzle sfen");
+    let mut q = start_pos.clone();
+    let mut western = Vec::new();
+    for &m in &p.solution {
+        western.push(format_move(&q, m, Style::Western, None));
+        q.play(m).expect("solution legal");
+    }
+    assert!(text(&r).contains(&western.join(" ")), "{r} vs {western:?}");
+    // German too, in USI notation, dark theme, international pieces.
+    s.say("carol:de settings notation=usi style=international theme=dark");
     let start = s.say("carol:de puzzle random plies=3");
+    assert_eq!(
+        start["board_style"],
+        serde_json::json!(["international", "dark"]),
+        "{start}"
+    );
     let pos = board(&start);
     let id = puzzle_id(&start);
     let p = shipped().into_iter().find(|p| p.id == id).expect("shipped");
@@ -150,6 +165,7 @@ fn a_wrong_first_move_fails_and_shows_the_solution() {
         .unwrap();
     let r = s.say(&format!("carol:de solve {wrong}"));
     assert!(text(&r).contains("erzwingt das Matt nicht"), "{r}");
+    assert!(text(&r).contains(&p.solution_usi()), "{r}");
 }
 
 #[test]

@@ -784,19 +784,28 @@ impl App {
             .to_lowercase();
         let mut store = self.store()?;
         let out = store.transaction(|tx| -> AppResult<_> {
-            let l = match Self::pick_game(tx, caller, game, place) {
-                Ok(l) => l,
-                Err(_) => return Ok(Vec::new()),
+            let (pos, prev, style) = match Self::puzzle_for_move(tx, caller, game, place)? {
+                Some(puzzle) => puzzle,
+                None => {
+                    let l = match Self::pick_game(tx, caller, game, place) {
+                        Ok(l) => l,
+                        Err(_) => return Ok(Vec::new()),
+                    };
+                    if l.row.status != "active" || l.to_move() != caller.id {
+                        return Ok(Vec::new());
+                    }
+                    let style = tx
+                        .player(caller.id)?
+                        .map(|p| style_of(&p))
+                        .unwrap_or_default();
+                    (
+                        l.game.position().clone(),
+                        l.game.moves().last().copied(),
+                        style,
+                    )
+                }
             };
-            if l.row.status != "active" || l.to_move() != caller.id {
-                return Ok(Vec::new());
-            }
-            let style = tx
-                .player(caller.id)?
-                .map(|p| style_of(&p))
-                .unwrap_or_default();
-            let pos = l.game.position();
-            let prev = l.game.moves().last().copied();
+            let pos = &pos;
             let mut v: Vec<(String, String)> = pos
                 .legal_moves()
                 .iter()

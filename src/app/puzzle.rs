@@ -8,10 +8,10 @@
 use rusqlite::{params, OptionalExtension};
 
 use super::message::{Msg, Refusal, Who};
-use super::{check_len, App, AppResult, BoardView, Caller, Reply, DAY};
-use crate::notation::{parse_move, InputContext};
+use super::{check_len, App, AppResult, BoardView, Caller, Place, Reply, DAY};
+use crate::notation::{format_move, parse_move, InputContext, Style};
 use crate::shogi::{Move, Position};
-use crate::store::{StoreError, Tx};
+use crate::store::{Settings, StoreError, Tx};
 use crate::tsume::puzzles::shipped;
 use crate::tsume::MateSolver;
 
@@ -93,15 +93,118 @@ fn nth_puzzle(tx: &Tx<'_>, plies: Option<u32>, index: u64) -> AppResult<Option<S
         .map_err(db)?)
 }
 
-fn board_of(pos: &Position, last: Option<Move>) -> BoardView {
+/// The caller's settings (defaults for someone the store does not know yet).
+fn settings_of(tx: &Tx<'_>, caller: &Caller) -> AppResult<Settings> {
+    Ok(tx
+        .player(caller.id)?
+        .map(|p| p.settings)
+        .unwrap_or_default())
+}
+
+fn style_of(settings: &Settings) -> Style {
+    Style::from_name(&settings.notation).unwrap_or_default()
+}
+
+/// The diagram in the solver's piece style and theme, seen from the
+/// attacker's side (the solver is always the attacker).
+fn board_of(
+    pos: &Position,
+    attacker: crate::shogi::Color,
+    last: Option<Move>,
+    settings: &Settings,
+) -> BoardView {
     BoardView {
         game_id: 0,
         sfen: pos.to_sfen(),
         last_move: last.map(|m| m.to_string()),
-        flip: pos.side_to_move() == crate::shogi::Color::Gote && last.is_none(),
-        piece_style: "kanji".into(),
-        theme: "light".into(),
+        flip: attacker == crate::shogi::Color::Gote,
+        piece_style: settings.piece_style.clone(),
+        theme: settings.theme.clone(),
     }
+}
+
+/// A line of moves from `start` in the player's notation.
+fn line_text(start: &Position, moves: &[Move], style: Style) -> String {
+    let mut pos = start.clone();
+    let mut prev = None;
+    let mut out = Vec::with_capacity(moves.len());
+    for &m in moves {
+        out.push(format_move(&pos, m, style, prev));
+        if pos.play(m).is_err() {
+            break;
+        }
+        prev = Some(m);
+    }
+    out.join(" ")
+}
+
+/// A puzzle in progress: its row and the moves played so far.
+struct Session {
+    row: PuzzleRow,
+    day: Option<i64>,
+    start: Position,
+    pos: Position,
+    played: Vec<Move>,
+}
+
+/// The caller's puzzle in progress, replayed to the current position.
+fn session_of(tx: &Tx<'_>, caller: &Caller) -> AppResult<Option<Session>> {
+    let found: Option<(String, Option<i64>, String)> = tx
+        .query_row(
+            "SELECT puzzle_id, day, moves FROM puzzle_sessions WHERE user_id = ?1",
+            [caller.id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()
+        .map_err(db)?;
+    let Some((pid, day, moves)) = found else {
+        return Ok(None);
+    };
+    let Some(row) = puzzle_row(tx, &pid)? else {
+        return Ok(None);
+    };
+    let internal = |e: String| super::AppError::Internal(format!("puzzle {pid}: {e}"));
+    let start = Position::from_sfen_tsume(&row.sfen).map_err(|e| internal(e.to_string()))?;
+    let mut pos = start.clone();
+    let mut played = Vec::new();
+    for u in moves.split_ascii_whitespace() {
+        let m = Move::from_usi(u).map_err(|_| internal(format!("bad move {u}")))?;
+        pos.play(m).map_err(|e| internal(e.to_string()))?;
+        played.push(m);
+    }
+    Ok(Some(Session {
+        row,
+        day,
+        start,
+        pos,
+        played,
+    }))
+}
+
+/// Whether a `/move` without a game id answers the caller's puzzle: they
+/// have one in progress and do not send the move from the thread of one of
+/// their games (there the game is meant).
+fn puzzle_takes_move(tx: &Tx<'_>, caller: &Caller, place: Place) -> AppResult<bool> {
+    let has = tx
+        .query_row(
+            "SELECT 1 FROM puzzle_sessions WHERE user_id = ?1",
+            [caller.id],
+            |_| Ok(()),
+        )
+        .optional()
+        .map_err(db)?
+        .is_some();
+    if !has {
+        return Ok(false);
+    }
+    let in_game_thread = match place.channel {
+        Some(ch) => tx
+            .active_games_of(caller.id)?
+            .iter()
+            .any(|g| g.thread_id == Some(ch)),
+        None => false,
+    };
+    Ok(!in_game_thread)
 }
 
 fn date_of(day: i64) -> String {
@@ -129,22 +232,6 @@ impl App {
             Ok(tx
                 .query_row("SELECT COUNT(*) FROM puzzles", [], |r| r.get(0))
                 .map_err(db)?)
-        })
-    }
-
-    /// Whether the caller has a puzzle in progress.
-    pub fn has_puzzle(&self, caller: &Caller) -> AppResult<bool> {
-        let mut store = self.store()?;
-        store.transaction(|tx| -> AppResult<bool> {
-            Ok(tx
-                .query_row(
-                    "SELECT 1 FROM puzzle_sessions WHERE user_id = ?1",
-                    [caller.id],
-                    |_| Ok(()),
-                )
-                .optional()
-                .map_err(db)?
-                .is_some())
         })
     }
 
@@ -206,7 +293,7 @@ impl App {
                 },
                 caller.lang,
             );
-            reply.board = Some(board_of(&pos, None));
+            reply.board = Some(board_of(&pos, pos.side_to_move(), None, &settings_of(tx, caller)?));
             Ok(reply)
         })
     }
@@ -220,24 +307,17 @@ impl App {
         let now = self.now();
         let mut store = self.store()?;
         store.transaction(|tx| -> AppResult {
-            let session: Option<(String, Option<i64>, String)> = tx
-                .query_row(
-                    "SELECT puzzle_id, day, moves FROM puzzle_sessions WHERE user_id = ?1",
-                    [caller.id],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-                )
-                .optional()
-                .map_err(db)?;
-            let (pid, day, moves) = session.ok_or(Refusal::NoActivePuzzle)?;
-            let row = puzzle_row(tx, &pid)?.ok_or(Refusal::NoActivePuzzle)?;
-            let internal = |e: String| super::AppError::Internal(format!("puzzle {pid}: {e}"));
-            let mut pos = Position::from_sfen_tsume(&row.sfen).map_err(|e| internal(e.to_string()))?;
-            let mut played: Vec<Move> = Vec::new();
-            for u in moves.split_ascii_whitespace() {
-                let m = Move::from_usi(u).map_err(|_| internal(format!("bad move {u}")))?;
-                pos.play(m).map_err(|e| internal(e.to_string()))?;
-                played.push(m);
-            }
+            let Session {
+                row,
+                day,
+                start,
+                pos,
+                played,
+            } = session_of(tx, caller)?.ok_or(Refusal::NoActivePuzzle)?;
+            let settings = settings_of(tx, caller)?;
+            let style = style_of(&settings);
+            let attacker = start.side_to_move();
+            let internal = |e: String| super::AppError::Internal(format!("puzzle {}: {e}", row.id));
             let ctx = InputContext {
                 previous: played.last().copied(),
                 style: None,
@@ -247,19 +327,25 @@ impl App {
             let after = pos.after(mv);
             let mut solver = MateSolver::new(PUZZLE_NODES);
             let good = after.in_check() && solver.mated_within(&after, left.saturating_sub(1)) == Some(true);
+            let played_text = format_move(&pos, mv, style, played.last().copied());
             if !good {
                 tx.execute("DELETE FROM puzzle_sessions WHERE user_id = ?1", [caller.id])
                     .map_err(db)?;
-                let start = Position::from_sfen_tsume(&row.sfen).map_err(|e| internal(e.to_string()))?;
+                let solution: Vec<Move> = row
+                    .solution
+                    .split_ascii_whitespace()
+                    .map(Move::from_usi)
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| internal(format!("bad solution {}", row.solution)))?;
                 let mut reply = Reply::private(
                     Msg::PuzzleFailed {
-                        played: mv.to_string(),
+                        played: played_text,
                         not_check: !after.in_check(),
-                        solution: row.solution,
+                        solution: line_text(&start, &solution, style),
                     },
                     caller.lang,
                 );
-                reply.board = Some(board_of(&start, None));
+                reply.board = Some(board_of(&start, attacker, None, &settings));
                 return Ok(reply);
             }
             if after.is_checkmate() {
@@ -289,7 +375,7 @@ impl App {
                     },
                     caller.lang,
                 );
-                reply.board = Some(board_of(&after, Some(mv)));
+                reply.board = Some(board_of(&after, attacker, Some(mv), &settings));
                 return Ok(reply);
             }
             let defence = solver
@@ -298,13 +384,12 @@ impl App {
                 .ok_or_else(|| internal("no defence found".into()))?;
             let (d, rest) = defence;
             let next = after.after(d);
-            let mut all = moves.clone();
-            for m in [mv, d] {
-                if !all.is_empty() {
-                    all.push(' ');
-                }
-                all.push_str(&m.to_string());
-            }
+            let all = played
+                .iter()
+                .chain([&mv, &d])
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ");
             tx.execute(
                 "UPDATE puzzle_sessions SET moves = ?2 WHERE user_id = ?1",
                 params![caller.id, all],
@@ -312,15 +397,52 @@ impl App {
             .map_err(db)?;
             let mut reply = Reply::private(
                 Msg::PuzzleProgress {
-                    played: mv.to_string(),
-                    defence: d.to_string(),
+                    played: played_text,
+                    defence: format_move(&after, d, style, Some(mv)),
                     plies_left: rest.unwrap_or(left.saturating_sub(2)),
                 },
                 caller.lang,
             );
-            reply.board = Some(board_of(&next, Some(d)));
+            reply.board = Some(board_of(&next, attacker, Some(d), &settings));
             Ok(reply)
         })
+    }
+
+    /// `/move` (and the console's `move`): answers the caller's puzzle when
+    /// they have one in progress, name no game and are not in one of their
+    /// games' threads; otherwise plays in their game.
+    pub fn move_command(
+        &self,
+        caller: &Caller,
+        game: Option<i64>,
+        text: &str,
+        place: Place,
+        request: Option<&str>,
+    ) -> AppResult {
+        if game.is_none() {
+            let mut store = self.store()?;
+            if store.transaction(|tx| puzzle_takes_move(tx, caller, place))? {
+                drop(store);
+                return self.answer_puzzle(caller, text);
+            }
+        }
+        self.play_move(caller, game, text, place, request)
+    }
+
+    /// The position `/move` would play in when it answers a puzzle (see
+    /// [`App::move_command`]), with the move before it; `None` when `/move`
+    /// goes to a game.
+    pub(super) fn puzzle_for_move(
+        tx: &Tx<'_>,
+        caller: &Caller,
+        game: Option<i64>,
+        place: Place,
+    ) -> AppResult<Option<(Position, Option<Move>, Style)>> {
+        if game.is_some() || !puzzle_takes_move(tx, caller, place)? {
+            return Ok(None);
+        }
+        let style = style_of(&settings_of(tx, caller)?);
+        Ok(session_of(tx, caller)?.map(|s| (s.pos, s.played.last().copied(), style)))
     }
 
     /// The daily list: who solved today's puzzle, fewest attempts first, then

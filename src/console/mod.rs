@@ -274,20 +274,10 @@ impl Console {
                 if text.is_empty() {
                     return Err(Refusal::BadArgument("move".into()).into());
                 }
-                // In a puzzle (and no game of one's own to move in), `move`
-                // answers the puzzle, like /move on Discord.
-                if game.is_none() && self.app.has_puzzle(caller)? {
-                    let id = caller.id;
-                    let playing = self
-                        .app
-                        .with_store(|st| st.reader().active_games_of(id))??
-                        .is_empty();
-                    if playing {
-                        return self.app.answer_puzzle(caller, &text);
-                    }
-                }
+                // In a puzzle (and no game named), `move` answers the
+                // puzzle, like /move on Discord.
                 self.app
-                    .play_move(caller, game, &text, place, kv.get("request"))
+                    .move_command(caller, game, &text, place, kv.get("request"))
             }
             "board" => {
                 kv.only(&["game"])?;
@@ -515,6 +505,8 @@ impl Console {
                 "text": text,
                 "board": reply.board.as_ref().map(|b| &b.sfen),
                 "last_move": reply.board.as_ref().and_then(|b| b.last_move.as_ref()),
+                "board_style": reply.board.as_ref().map(|b| [&b.piece_style, &b.theme]),
+                "flip": reply.board.as_ref().map(|b| b.flip),
                 "image": image,
                 "file": file,
                 "buttons": buttons,

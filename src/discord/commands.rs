@@ -222,6 +222,61 @@ fn play() -> CreateCommand {
     .add_option(color)
 }
 
+fn puzzle() -> CreateCommand {
+    let mode = choices(
+        option(
+            CommandOptionType::String,
+            ("mode", "modus"),
+            (
+                "A random puzzle (default), today's puzzle, today's solvers or your streak",
+                "Zufälliges Problem (Standard), Tagesproblem, heutige Löser oder deine Serie",
+            ),
+        ),
+        &[
+            ("random", ("Random puzzle", "Zufälliges Problem")),
+            (
+                "daily",
+                (
+                    "Today's puzzle (same for everyone)",
+                    "Tagesproblem (für alle gleich)",
+                ),
+            ),
+            (
+                "list",
+                (
+                    "Who solved today's puzzle",
+                    "Wer das Tagesproblem gelöst hat",
+                ),
+            ),
+            ("streak", ("My streak", "Meine Serie")),
+        ],
+    );
+    let mut plies = option(
+        CommandOptionType::Integer,
+        ("plies", "halbzuege"),
+        (
+            "Mate in how many plies (random puzzles)",
+            "Matt in wie vielen Halbzügen (Zufallsprobleme)",
+        ),
+    );
+    for n in [1, 3, 5] {
+        plies = plies.add_int_choice_localized(
+            format!("Mate in {n}"),
+            n,
+            [("de", format!("Matt in {n}"))],
+        );
+    }
+    command(
+        ("puzzle", "problem"),
+        (
+            "Solve a tsume puzzle: every move must check; answer with /move",
+            "Löse ein Tsume-Problem: jeder Zug muss Schach bieten; antworte mit /zug",
+        ),
+    )
+    .add_option(mode)
+    .add_option(plies)
+}
+
 fn game_command(name: Pair, desc: Pair) -> CreateCommand {
     command(name, desc).add_option(game_option())
 }
@@ -232,8 +287,8 @@ pub fn all() -> Vec<CreateCommand> {
     let mv = command(
         ("move", "zug"),
         (
-            "Play a move in your game",
-            "Spiele einen Zug in deiner Partie",
+            "Play a move in your game or puzzle",
+            "Spiele einen Zug in deiner Partie oder deinem Problem",
         ),
     )
     .add_option(
@@ -415,6 +470,7 @@ pub fn all() -> Vec<CreateCommand> {
                 "Zählen vorschlagen oder zustimmen (24 Punkte)",
             ),
         ),
+        puzzle(),
         export,
         settings,
         stats,
@@ -443,7 +499,7 @@ mod tests {
     fn every_command_is_valid_and_localised() {
         let json = serde_json::to_value(all()).unwrap_or_default();
         let list = json.as_array().cloned().unwrap_or_default();
-        assert_eq!(list.len(), 16);
+        assert_eq!(list.len(), 17);
         for c in &list {
             let name = c["name"].as_str().unwrap_or("");
             assert!(valid_name(name), "{name}");

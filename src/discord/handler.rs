@@ -21,7 +21,7 @@ use super::out::Outgoing;
 use super::{commands, text, InFlight};
 use crate::app::{
     handicap_from, rule_from, Action, App, AppError, AppResult, Caller, ChallengeOptions, Msg,
-    Place, Refusal, Reply, SettingsChange,
+    Place, PuzzleKind, Refusal, Reply, SettingsChange,
 };
 use crate::i18n::{Lang, Localize};
 use crate::notation::RecordFormat;
@@ -167,7 +167,7 @@ fn run_command(
         }
         "move" => {
             let text = o.str("move").unwrap_or_default();
-            app.play_move(caller, game, text, place, Some(request))
+            app.move_command(caller, game, text, place, Some(request))
         }
         "board" => app.board(caller, game, place),
         "games" => app.games(caller),
@@ -216,6 +216,19 @@ fn run_command(
             };
             app.play_computer(caller, &opts, place)
         }
+        "puzzle" => match o.str("mode") {
+            Some("daily") => app.start_puzzle(caller, PuzzleKind::Daily),
+            Some("list") => app.daily_list(caller),
+            Some("streak") => app.streak(caller),
+            _ => {
+                let plies = o
+                    .int("plies")
+                    .map(u32::try_from)
+                    .transpose()
+                    .map_err(|_| Refusal::NoSuchPuzzle)?;
+                app.start_puzzle(caller, PuzzleKind::Random(plies))
+            }
+        },
         "stats" => app.stats(caller, o.user("member").map(|(id, _)| id)),
         "leaderboard" => app.leaderboard(caller, place.guild),
         other => Err(Refusal::UnknownCommand(other.chars().take(40).collect()).into()),
@@ -373,7 +386,7 @@ impl Bot {
         let request = format!("interaction:{}", cmd.id);
         let ephemeral = matches!(
             name.as_str(),
-            "games" | "export" | "settings" | "hint" | "analyze"
+            "games" | "export" | "settings" | "hint" | "analyze" | "puzzle"
         );
         let app = self.app.clone();
         let job = move || {
