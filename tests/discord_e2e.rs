@@ -10,10 +10,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use fake_discord::{Call, Fake, CHANNEL};
-use komadai::app::{App, ManualClock, SeededDice};
+use komadai::app::{App, Clock, ManualClock, SeededDice};
 use komadai::discord::{run, BotConfig};
 use komadai::shogi::{Move, Position};
 use komadai::store::Store;
+use komadai::tsume::puzzles::shipped;
+use komadai::tsume::MateSolver;
 use serde_json::{json, Value};
 
 const ALICE: u64 = 100_000_000_000_000_001;
@@ -27,19 +29,21 @@ struct Bot {
     task: tokio::task::JoinHandle<Result<(), komadai::discord::BotError>>,
 }
 
-async fn start_bot(fake: &Fake, db: &Path, clock: Arc<ManualClock>, sessions: usize) -> Bot {
+async fn start_bot(fake: &Fake, db: &Path, clock: Arc<dyn Clock>, sessions: usize) -> Bot {
     start_bot_with(fake, db, clock, sessions, komadai::discord::DEFER_AFTER).await
 }
 
 async fn start_bot_with(
     fake: &Fake,
     db: &Path,
-    clock: Arc<ManualClock>,
+    clock: Arc<dyn Clock>,
     sessions: usize,
     defer_after: Duration,
 ) -> Bot {
     let store = Store::open(db).expect("open store");
     let app = Arc::new(App::new(store, clock, Arc::new(SeededDice::new(7))));
+    // As `komadai serve` does before connecting.
+    app.load_puzzles().expect("the shipped puzzles load");
     let config = BotConfig {
         token: "fake-token".into(),
         api_base: Some(fake.base()),
@@ -793,5 +797,320 @@ async fn slow_answers_are_deferred_then_edited() {
             && c.path.ends_with("@original")
     });
     assert!(deleted, "the public deferral was removed");
+    bot.shutdown().await;
+}
+
+/// The moves of alice's puzzle so far, read from the bot's database.
+fn puzzle_state(db: &Path, user: u64) -> Option<(String, Vec<String>)> {
+    let conn = rusqlite::Connection::open(db).expect("open db");
+    conn.query_row(
+        "SELECT puzzle_id, moves FROM puzzle_sessions WHERE user_id = ?1",
+        [i64::try_from(user).expect("id")],
+        |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
+    )
+    .ok()
+    .map(|(id, moves)| (id, moves.split_whitespace().map(String::from).collect()))
+}
+
+/// The current position of `user`'s puzzle.
+fn puzzle_position(db: &Path, user: u64) -> Position {
+    let (id, moves) = puzzle_state(db, user).expect("a puzzle in progress");
+    let p = shipped()
+        .into_iter()
+        .find(|p| p.id == id)
+        .expect("a shipped puzzle");
+    let mut pos = Position::from_sfen_tsume(&p.sfen).expect("puzzle sfen");
+    for m in moves {
+        pos.play(Move::from_usi(&m).expect("usi")).expect("legal");
+    }
+    pos
+}
+
+fn autocomplete_choices(a: &Call) -> Vec<Value> {
+    a.json["data"]["choices"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn puzzles_on_discord_with_move_autocomplete_daily_list_and_streak() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+
+    // bob has a game in a thread and starts a random mate-in-3.
+    let accept_id = challenge(&fake, ALICE, BOB, "en-US").await;
+    let thread: u64 = accept(&fake, BOB, &accept_id)
+        .await
+        .parse()
+        .expect("thread");
+    let id = fake.command(
+        BOB,
+        "en-US",
+        CHANNEL,
+        "puzzle",
+        json!([opt("mode", 3, json!("random")), opt("plies", 4, json!(3))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(a.ephemeral() && a.has_png(), "{}", a.content());
+    assert!(a.content().contains("mate in 3 plies"), "{}", a.content());
+    let pos = puzzle_position(&db, BOB);
+
+    // Autocomplete lists the puzzle's legal moves (outside the game thread).
+    let id = fake.autocomplete(
+        BOB,
+        "en-US",
+        CHANNEL,
+        "move",
+        json!([{"name": "move", "type": 3, "value": "", "focused": true}]),
+    );
+    let choices = autocomplete_choices(&answer(&fake, &id).await);
+    assert!(!choices.is_empty() && choices.len() <= 25, "{choices:?}");
+    let legal: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+    for c in &choices {
+        let usi = c["value"].as_str().unwrap_or_default();
+        assert!(
+            legal.iter().any(|m| m == usi),
+            "{usi} not legal in the puzzle"
+        );
+    }
+
+    // In the game thread /move still plays the game (alice is to move there,
+    // so bob is told it is not his turn rather than answering the puzzle).
+    let id = fake.command(
+        BOB,
+        "en-US",
+        thread,
+        "move",
+        json!([opt("move", 3, json!("3c3d"))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(a.content().contains("turn"), "{}", a.content());
+    assert_eq!(puzzle_state(&db, BOB).map(|s| s.1.len()), Some(0));
+
+    // bob solves the puzzle with /move; each answer carries the diagram.
+    let mut pos = pos;
+    let mut rounds = 0;
+    loop {
+        let mut solver = MateSolver::new(5_000_000);
+        let n = solver.shortest(&pos, 13).expect("in budget").expect("mate");
+        let mv = solver.mating_moves(&pos, n).expect("in budget")[0];
+        let id = fake.command(
+            BOB,
+            "en-US",
+            CHANNEL,
+            "move",
+            json!([opt("move", 3, json!(mv.to_string()))]),
+        );
+        let a = answer(&fake, &id).await;
+        assert!(a.ephemeral() && a.has_png(), "{}", a.content());
+        rounds += 1;
+        if a.content().starts_with("Checkmate!") {
+            break;
+        }
+        assert!(a.content().contains("is right"), "{}", a.content());
+        pos = puzzle_position(&db, BOB);
+        assert!(rounds < 3, "a mate in 3 takes two attacker moves");
+    }
+    assert_eq!(rounds, 2);
+    assert!(puzzle_state(&db, BOB).is_none(), "the puzzle is over");
+
+    // The daily puzzle in German: a wrong (quiet) move fails, a second
+    // attempt solves it; the list and the streak show it.
+    let daily = |user: u64| {
+        fake.command(
+            user,
+            "de",
+            CHANNEL,
+            "puzzle",
+            json!([opt("mode", 3, json!("daily"))]),
+        )
+    };
+    let a = answer(&fake, &daily(CAROL)).await;
+    assert!(a.content().starts_with("Tagesproblem. "), "{}", a.content());
+    let start = puzzle_position(&db, CAROL);
+    let quiet = start
+        .legal_moves()
+        .into_iter()
+        .find(|&m| !start.gives_check(m))
+        .expect("a quiet move");
+    let id = fake.command(
+        CAROL,
+        "de",
+        CHANNEL,
+        "move",
+        json!([opt("move", 3, json!(quiet.to_string()))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(a.content().contains("kein Schach"), "{}", a.content());
+    let a = answer(&fake, &daily(CAROL)).await;
+    assert!(a.has_png(), "{}", a.content());
+    let mut pos = puzzle_position(&db, CAROL);
+    for _ in 0..4 {
+        let mut solver = MateSolver::new(5_000_000);
+        let n = solver.shortest(&pos, 13).expect("in budget").expect("mate");
+        let mv = solver.mating_moves(&pos, n).expect("in budget")[0];
+        let id = fake.command(
+            CAROL,
+            "de",
+            CHANNEL,
+            "move",
+            json!([opt("move", 3, json!(mv.to_string()))]),
+        );
+        let a = answer(&fake, &id).await;
+        if a.content().starts_with("Matt!") {
+            assert!(a.content().contains("2. Versuch"), "{}", a.content());
+            break;
+        }
+        pos = puzzle_position(&db, CAROL);
+    }
+    assert!(puzzle_state(&db, CAROL).is_none(), "solved");
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        CHANNEL,
+        "puzzle",
+        json!([opt("mode", 3, json!("list"))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(!a.ephemeral(), "the daily list is public");
+    assert!(
+        a.content().contains("1. ") && a.content().contains("2 attempt"),
+        "{}",
+        a.content()
+    );
+    let id = fake.command(
+        CAROL,
+        "de",
+        CHANNEL,
+        "puzzle",
+        json!([opt("mode", 3, json!("streak"))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(a.content().contains("1 Tag"), "{}", a.content());
+    // The daily puzzle cannot be solved twice.
+    let a = answer(&fake, &daily(CAROL)).await;
+    assert!(a.ephemeral() && !a.has_png(), "{}", a.content());
+    bot.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_the_computer_with_a_hint_and_an_analysis() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        CHANNEL,
+        "play",
+        json!([
+            opt("level", 3, json!("beginner")),
+            opt("color", 3, json!("sente"))
+        ]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(!a.ephemeral() && a.has_png(), "{}", a.content());
+    assert!(
+        a.content().contains("komadai (Beginner)"),
+        "{}",
+        a.content()
+    );
+    // A move is answered by the computer in the same reply.
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        CHANNEL,
+        "move",
+        json!([opt("move", 3, json!("P-7f"))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(a.has_png(), "{}", a.content());
+    assert!(
+        a.content().contains("komadai (Beginner) played"),
+        "{}",
+        a.content()
+    );
+    // A hint, privately, in German.
+    let id = fake.command(ALICE, "de", CHANNEL, "hint", json!([]));
+    let a = answer(&fake, &id).await;
+    assert!(a.ephemeral(), "{}", a.content());
+    assert!(a.content().starts_with("Tipp: "), "{}", a.content());
+    // Resign, then the analysis with its graph.
+    let id = fake.command(ALICE, "en-US", CHANNEL, "resign", json!([]));
+    let a = answer(&fake, &id).await;
+    assert!(!a.ephemeral(), "{}", a.content());
+    let id = fake.command(ALICE, "en-US", CHANNEL, "analyze", json!([]));
+    let a = answer(&fake, &id).await;
+    assert!(a.has_png(), "the evaluation graph is attached");
+    assert!(
+        a.content().starts_with("Analysis of game #1"),
+        "{}",
+        a.content()
+    );
+    bot.shutdown().await;
+}
+
+/// A clock that panics once when armed: a bug inside a use case, while it
+/// holds the store and has a transaction open.
+struct TrapClock {
+    time: ManualClock,
+    armed: std::sync::atomic::AtomicBool,
+}
+
+impl Clock for TrapClock {
+    fn now(&self) -> i64 {
+        if self.armed.swap(false, std::sync::atomic::Ordering::SeqCst) {
+            panic!("a bug in a use case (test trap)");
+        }
+        self.time.now()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panicking_use_case_gets_an_apology_and_the_bot_stays_up() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let clock = Arc::new(TrapClock {
+        time: ManualClock::new(START),
+        armed: std::sync::atomic::AtomicBool::new(false),
+    });
+    let bot = start_bot(&fake, &db, clock.clone(), 1).await;
+    let accept_id = challenge(&fake, ALICE, BOB, "en-US").await;
+    let thread: u64 = accept(&fake, BOB, &accept_id)
+        .await
+        .parse()
+        .expect("thread");
+    let arm = || clock.armed.store(true, std::sync::atomic::Ordering::SeqCst);
+    // /board reads the clock inside its transaction: the panic unwinds
+    // through the open transaction and the store's lock.
+    arm();
+    let id = fake.command(ALICE, "de", thread, "board", json!([]));
+    let a = answer(&fake, &id).await;
+    assert!(a.ephemeral() && !a.has_png(), "{}", a.content());
+    assert!(a.content().starts_with("Entschuldigung"), "{}", a.content());
+    // Everything still works afterwards: the board, a move, autocomplete.
+    let id = fake.command(ALICE, "en-US", thread, "board", json!([]));
+    let a = answer(&fake, &id).await;
+    assert!(a.has_png(), "{}", a.content());
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        thread,
+        "move",
+        json!([opt("move", 3, json!("7g7f"))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(a.has_png() && !a.ephemeral(), "{}", a.content());
+    let id = fake.autocomplete(
+        BOB,
+        "en-US",
+        thread,
+        "move",
+        json!([{"name": "move", "type": 3, "value": "3c", "focused": true}]),
+    );
+    let choices = autocomplete_choices(&answer(&fake, &id).await);
+    assert!(choices.iter().any(|c| c["value"] == "3c3d"), "{choices:?}");
     bot.shutdown().await;
 }

@@ -100,11 +100,17 @@ impl SeededDice {
 
 impl Dice for SeededDice {
     fn coin(&self) -> bool {
-        self.0.lock().map_or(true, |mut r| r.bool())
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .bool()
     }
 
     fn seed(&self) -> u64 {
-        self.0.lock().map_or(0, |mut r| r.u64(..))
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .u64(..)
     }
 }
 
@@ -375,10 +381,16 @@ impl App {
         self.clock.now()
     }
 
+    /// The store. A panic inside a use case unwinds through
+    /// [`Store::transaction`], whose open transaction rolls back when it is
+    /// dropped, so the connection is consistent afterwards and a lock
+    /// poisoned by that panic is taken over instead of failing every later
+    /// request.
     fn store(&self) -> AppResult<MutexGuard<'_, Store>> {
-        self.store
+        Ok(self
+            .store
             .lock()
-            .map_err(|_| AppError::Internal("store lock poisoned".into()))
+            .unwrap_or_else(std::sync::PoisonError::into_inner))
     }
 
     /// Runs `f` with the store (for tools and tests).

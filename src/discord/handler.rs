@@ -389,13 +389,15 @@ impl Bot {
             "games" | "export" | "settings" | "hint" | "analyze" | "puzzle"
         );
         let app = self.app.clone();
+        let lang = caller.lang;
         let job = move || {
             let mut caller = caller;
             caller.lang = app.lang_for(caller.id, caller.lang);
             let result = run_command(&app, &caller, &name, &opts, place, &request);
             Done::of(result, caller.lang)
         };
-        self.answer(http, Target::Command(cmd), cmd.channel_id, job, ephemeral)
+        let target = Target::Command(cmd);
+        self.answer(http, target, cmd.channel_id, job, ephemeral, lang)
             .await;
     }
 
@@ -407,17 +409,20 @@ impl Bot {
         };
         let custom_id = c.data.custom_id.clone();
         let app = self.app.clone();
+        let lang = caller.lang;
         let job = move || {
             let mut caller = caller;
             caller.lang = app.lang_for(caller.id, caller.lang);
             let result = app.press(&caller, &custom_id, place);
             Done::of(result, caller.lang)
         };
-        self.answer(http, Target::Component(c), c.channel_id, job, false)
+        let target = Target::Component(c);
+        self.answer(http, target, c.channel_id, job, false, lang)
             .await;
     }
 
     /// Runs `job` on the blocking pool and answers; defers if it is slow.
+    /// `lang` (the interaction's locale) words the apology if the job panics.
     async fn answer(
         &self,
         http: &Arc<Http>,
@@ -425,11 +430,12 @@ impl Bot {
         channel: ChannelId,
         job: impl FnOnce() -> Done + Send + 'static,
         ephemeral: bool,
+        lang: Lang,
     ) {
         let started = Instant::now();
         let mut handle = tokio::task::spawn_blocking(job);
         let joined = |r: Result<Done, tokio::task::JoinError>| {
-            r.unwrap_or_else(|e| Done::Internal(format!("use case panicked: {e}"), Lang::En))
+            r.unwrap_or_else(|e| Done::Internal(format!("use case panicked: {e}"), lang))
         };
         let quick = if self.defer_after.is_zero() {
             None

@@ -286,7 +286,7 @@ impl Localize for Msg {
             }
             (Msg::Games(lines), _) if lines.is_empty() => match lang {
                 Lang::En => "You have no active games. Start one with /challenge.".into(),
-                Lang::De => "Du hast keine laufenden Partien. Starte eine mit /challenge.".into(),
+                Lang::De => "Du hast keine laufenden Partien. Starte eine mit /herausfordern.".into(),
             },
             (Msg::Games(lines), _) => {
                 let head = match lang {
@@ -393,7 +393,7 @@ impl Localize for Msg {
                 if *attacker == crate::shogi::Color::Sente { "Sente (☗)" } else { "Gote (☖)" }
             ),
             (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::De) => format!(
-                "{}Problem {puzzle_id}: Matt in {plies} Halbzügen, {} am Zug. Jeder Zug muss Schach bieten; antworte mit /move.",
+                "{}Problem {puzzle_id}: Matt in {plies} Halbzügen, {} am Zug. Jeder Zug muss Schach bieten; antworte mit /zug.",
                 if *daily { "Tagesproblem. " } else { "" },
                 if *attacker == crate::shogi::Color::Sente { "Sente (☗)" } else { "Gote (☖)" }
             ),
@@ -464,7 +464,7 @@ impl Localize for Refusal {
             (Refusal::NoSuchChallenge, Lang::En) => "There is no such open challenge (it may have been answered or expired).".into(),
             (Refusal::NoSuchChallenge, Lang::De) => "Diese offene Herausforderung gibt es nicht (vielleicht schon beantwortet oder abgelaufen).".into(),
             (Refusal::NoActiveGame, Lang::En) => "You have no active game. Start one with /challenge.".into(),
-            (Refusal::NoActiveGame, Lang::De) => "Du hast keine laufende Partie. Starte eine mit /challenge.".into(),
+            (Refusal::NoActiveGame, Lang::De) => "Du hast keine laufende Partie. Starte eine mit /herausfordern.".into(),
             (Refusal::WhichGame(lines), _) => {
                 let head = match lang {
                     Lang::En => "You have several games; say which one (game option or its thread):",
@@ -528,7 +528,7 @@ impl Localize for Refusal {
             (Refusal::UnknownCommand(c), Lang::En) => format!("Unknown command “{c}”. Try help."),
             (Refusal::UnknownCommand(c), Lang::De) => format!("Unbekannter Befehl „{c}“. Versuch help."),
             (Refusal::NoActivePuzzle, Lang::En) => "You have no puzzle in progress. Start one with /puzzle.".into(),
-            (Refusal::NoActivePuzzle, Lang::De) => "Du löst gerade kein Problem. Starte eines mit /puzzle.".into(),
+            (Refusal::NoActivePuzzle, Lang::De) => "Du löst gerade kein Problem. Starte eines mit /problem.".into(),
             (Refusal::NoSuchPuzzle, Lang::En) => "There is no such puzzle (puzzles mate in 1, 3 or 5 plies).".into(),
             (Refusal::NoSuchPuzzle, Lang::De) => "Dieses Problem gibt es nicht (Probleme sind Matt in 1, 3 oder 5 Halbzügen).".into(),
             (Refusal::DailyAlreadySolved, Lang::En) => "You have already solved today's puzzle. Come back tomorrow!".into(),

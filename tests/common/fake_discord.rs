@@ -590,7 +590,7 @@ impl Fake {
                 latency,
             });
         }
-        let later = self
+        let mut later = self
             .wait_for(limit, |calls| {
                 calls
                     .iter()
@@ -602,6 +602,14 @@ impl Fake {
                     .cloned()
             })
             .await?;
+        // Editing the original keeps the deferral's visibility, as on Discord.
+        let deferred_ephemeral = first.json["data"]["flags"].as_u64().unwrap_or(0) & 64 != 0;
+        if later.method == "PATCH" && deferred_ephemeral {
+            if let Some(body) = later.json.as_object_mut() {
+                let flags = body.get("flags").and_then(Value::as_u64).unwrap_or(0) | 64;
+                body.insert("flags".into(), Value::from(flags));
+            }
+        }
         Some(Answer {
             call: later,
             first_kind,
