@@ -1114,3 +1114,85 @@ async fn a_panicking_use_case_gets_an_apology_and_the_bot_stays_up() {
     assert!(choices.iter().any(|c| c["value"] == "3c3d"), "{choices:?}");
     bot.shutdown().await;
 }
+
+/// The real binary: SIGTERM while an interaction is in flight (the Strong
+/// computer is thinking about its first move after the deferral) — the answer
+/// still arrives, the process exits cleanly and the database is intact.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_finishes_in_flight_work_and_closes_the_database() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_komadai"))
+        .env("DISCORD_TOKEN", "fake-token")
+        .env("DISCORD_API_BASE", fake.base())
+        .env("KOMADAI_DB", &db)
+        .env_remove("DEV_GUILD_ID")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("komadai starts");
+    assert!(
+        fake.wait_sessions(1, WAIT).await,
+        "the bot did not connect to the fake gateway"
+    );
+    // The computer (Strong, Sente) moves first: about 1.5 s of thinking.
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        CHANNEL,
+        "play",
+        json!([
+            opt("level", 3, json!("strong")),
+            opt("color", 3, json!("gote"))
+        ]),
+    );
+    let callback = format!("/interactions/{id}/token-{id}/callback");
+    let deferred = fake
+        .wait_for(WAIT, |calls| {
+            calls
+                .iter()
+                .find(|c| c.path == callback && c.kind() == 5)
+                .cloned()
+        })
+        .await;
+    assert!(deferred.is_some(), "the slow /play was deferred");
+    let pid = child.id().expect("pid").to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let a = fake
+        .answer(&id, WAIT)
+        .await
+        .expect("the answer still arrives");
+    assert!(a.call.has_png(), "{}", a.call.content());
+    assert!(
+        a.call.content().contains("komadai (Strong) played"),
+        "{}",
+        a.call.content()
+    );
+    let status = tokio::time::timeout(WAIT, child.wait())
+        .await
+        .expect("exits within 20 s")
+        .expect("wait");
+    let mut err = String::new();
+    if let Some(mut e) = child.stdout.take() {
+        use tokio::io::AsyncReadExt;
+        let _ = e.read_to_string(&mut err).await;
+    }
+    // The log (tracing, on stdout) ends with the store closed.
+    assert!(status.success(), "exit {status:?}: {err}");
+    assert!(err.contains("database closed"), "{err}");
+    let conn = rusqlite::Connection::open(&db).expect("open db");
+    let ok: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .expect("integrity");
+    assert_eq!(ok, "ok");
+    let moves: i64 = conn
+        .query_row("SELECT COUNT(*) FROM moves", [], |r| r.get(0))
+        .expect("moves");
+    assert_eq!(moves, 1, "the computer's first move is stored");
+}
