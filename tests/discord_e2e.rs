@@ -446,13 +446,22 @@ async fn a_button_from_before_a_restart_still_works() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_scheduler_posts_a_timeout_in_the_thread() {
+async fn the_scheduler_posts_a_reminder_also_by_dm_and_a_timeout() {
     let fake = Fake::start().await;
     let (_dir, db) = temp_db();
     let clock = Arc::new(ManualClock::new(START));
     let bot = start_bot(&fake, &db, clock.clone(), 1).await;
     let accept_id = challenge(&fake, ALICE, BOB, "en-US").await;
     let thread = accept(&fake, BOB, &accept_id).await;
+    // alice wants DMs: the reminder also reaches her there.
+    let id = fake.command(
+        ALICE,
+        "en-US",
+        CHANNEL,
+        "settings",
+        json!([opt("dms", 5, json!(true))]),
+    );
+    assert!(answer(&fake, &id).await.ephemeral());
     // Three days per move: past half time a reminder, past the deadline a timeout.
     clock.advance(2 * 86_400);
     let reminder = fake
@@ -467,6 +476,20 @@ async fn the_scheduler_posts_a_timeout_in_the_thread() {
         reminder.content().contains(&format!("<@{ALICE}>")),
         "{}",
         reminder.content()
+    );
+    let dm_channel = (900_000_000_000_000_000 + ALICE - 1).to_string();
+    let dm = fake
+        .wait_for(WAIT, |calls| {
+            messages_in(calls, &dm_channel)
+                .into_iter()
+                .find(|c| c.content().contains("Reminder"))
+        })
+        .await
+        .expect("the reminder by DM");
+    assert!(
+        dm.content().contains(&thread),
+        "the DM links the thread: {}",
+        dm.content()
     );
     clock.advance(2 * 86_400);
     let timeout = fake

@@ -21,7 +21,7 @@ use super::out::Outgoing;
 use super::{commands, text, InFlight};
 use crate::app::{
     handicap_from, rule_from, Action, App, AppError, AppResult, Caller, ChallengeOptions, Msg,
-    Place, PuzzleKind, Refusal, Reply, SettingsChange,
+    Notice, Place, PuzzleKind, Refusal, Reply, SettingsChange,
 };
 use crate::i18n::{Lang, Localize};
 use crate::notation::RecordFormat;
@@ -653,13 +653,20 @@ fn permanent(e: &serenity::Error) -> bool {
     }
 }
 
-/// A notice to deliver: outbox id, target channel, the prepared message.
-type DueNotice = (i64, Option<i64>, Result<Outgoing, String>);
+/// A notice to deliver: outbox id, target channel, the prepared message and,
+/// for a reminder, the game and player who may also want it as a DM.
+type DueNotice = (
+    i64,
+    Option<i64>,
+    Result<Outgoing, String>,
+    Option<(i64, i64)>,
+);
 
 /// The deadline scheduler: every `every`, decide what is due and post the
 /// notices (reminders, timeouts, expired challenges) in the game's thread,
-/// which also unarchives it. A notice is acknowledged once delivered, so a
-/// restart delivers what was left.
+/// which also unarchives it; a reminder also goes by DM to a player who
+/// opted in. A notice is acknowledged once delivered, so a restart delivers
+/// what was left.
 pub(crate) async fn scheduler(
     bot: Bot,
     http: Arc<Http>,
@@ -679,7 +686,13 @@ pub(crate) async fn scheduler(
             let mut v = Vec::new();
             for (id, notice, reply) in app.pending_notices()? {
                 let channel = app.notice_channel(&notice)?;
-                v.push((id, channel, Outgoing::from_reply(&reply)));
+                let dm = match notice {
+                    Notice::Reminder {
+                        game_id, player, ..
+                    } => Some((game_id, player)),
+                    _ => None,
+                };
+                v.push((id, channel, Outgoing::from_reply(&reply), dm));
             }
             Ok(v)
         })
@@ -695,13 +708,18 @@ pub(crate) async fn scheduler(
                 continue;
             }
         };
-        for (id, channel, out) in due {
+        for (id, channel, out, dm) in due {
             let delivered = match (channel.and_then(|c| u64::try_from(c).ok()), out) {
                 (Some(ch), Ok(out)) => match ChannelId::new(ch.max(1))
                     .send_message(&http, out.message())
                     .await
                 {
-                    Ok(_) => true,
+                    Ok(_) => {
+                        if let Some((game, player)) = dm {
+                            bot.turn_dm(&http, game, player, &out).await;
+                        }
+                        true
+                    }
                     Err(e) => {
                         tracing::warn!(notice = id, error = %e, "posting a notice failed");
                         permanent(&e)
