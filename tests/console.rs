@@ -445,3 +445,50 @@ fn playing_the_computer_with_hints_takeback_and_analysis() {
         text(&out[3])
     );
 }
+
+#[test]
+fn replay_steps_through_a_game_with_buttons() {
+    let c = Console::new();
+    let out = c.run(
+        "alice challenge @bob rated=no color=sente\nbob accept\nalice move P-7f\nbob move P-3d\nalice move Bx2b+\nalice replay\nalice replay ply=0\nalice press replay-next:1:1\nalice:de press replay-last:1:3\ncarol replay game=1\nalice replay ply=x\nalice press replay-next:1\n",
+    );
+    let t: Vec<&str> = out.iter().map(text).collect();
+    // The last position by default, with the move that led there.
+    assert!(
+        t[5].contains("ply 3 of 3") && t[5].contains("☗Bx2b+"),
+        "{}",
+        t[5]
+    );
+    assert_eq!(out[5]["visibility"], "caller");
+    let buttons = |v: &Value| -> Vec<String> {
+        v["buttons"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|b| b.as_str().map(String::from))
+            .collect()
+    };
+    assert_eq!(
+        buttons(&out[5]),
+        [
+            "replay-first:1:0",
+            "replay-back:1:2",
+            "replay-next:1:3",
+            "replay-last:1:3"
+        ]
+    );
+    // The start position: the first position of the game, nothing moved yet.
+    assert!(t[6].contains("start position (3 plies follow)"), "{}", t[6]);
+    assert_eq!(
+        out[6]["board"],
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    );
+    // A button steps forward; the board is the one after ☗P-7f.
+    assert!(t[7].contains("ply 1 of 3: ☗P-7f"), "{}", t[7]);
+    assert_eq!(out[7]["last_move"], "7g7f");
+    assert!(t[8].contains("Halbzug 3 von 3"), "{}", t[8]);
+    // Not one's own game; bad arguments; a malformed button.
+    assert!(!ok(&out[9]), "{}", out[9]);
+    assert!(!ok(&out[10]), "{}", out[10]);
+    assert!(!ok(&out[11]), "{}", out[11]);
+}

@@ -1219,3 +1219,97 @@ async fn sigterm_finishes_in_flight_work_and_closes_the_database() {
         .expect("moves");
     assert_eq!(moves, 1, "the computer's first move is stored");
 }
+
+/// The (label, disabled) of each button of a message.
+fn button_states(call: &Call) -> Vec<(String, bool)> {
+    let mut v = Vec::new();
+    for row in call.message()["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        for b in row["components"].as_array().into_iter().flatten() {
+            v.push((
+                b["custom_id"].as_str().unwrap_or("").to_string(),
+                b["disabled"].as_bool().unwrap_or(false),
+            ));
+        }
+    }
+    v
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replay_steps_with_buttons_that_edit_the_message() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let accept_id = challenge(&fake, ALICE, BOB, "en-US").await;
+    let thread: u64 = accept(&fake, BOB, &accept_id)
+        .await
+        .parse()
+        .expect("thread");
+    for (user, mv) in [(ALICE, "7g7f"), (BOB, "3c3d")] {
+        let id = fake.command(
+            user,
+            "en-US",
+            thread,
+            "move",
+            json!([opt("move", 3, json!(mv))]),
+        );
+        assert!(answer(&fake, &id).await.has_png());
+    }
+    let id = fake.command(BOB, "en-US", thread, "replay", json!([]));
+    let a = answer(&fake, &id).await;
+    assert!(a.ephemeral() && a.has_png(), "{}", a.content());
+    assert!(a.content().contains("ply 2 of 2: ☖P-3d"), "{}", a.content());
+    let states = button_states(&a);
+    let ids: Vec<&str> = states.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "replay-first:1:0",
+            "replay-back:1:1",
+            "replay-next:1:2",
+            "replay-last:1:2"
+        ]
+    );
+    let disabled: Vec<bool> = states.iter().map(|s| s.1).collect();
+    assert_eq!(disabled, [false, false, true, true]);
+    // Pressing "start" acknowledges and edits the message in place, with a
+    // fresh board attachment replacing the old one.
+    let id = fake.button(BOB, "de", thread, "replay-first:1:0");
+    let a = fake.answer(&id, WAIT).await.expect("answered");
+    assert_eq!(a.first_kind, 6);
+    assert_eq!(a.call.method, "PATCH", "{}", a.call.path);
+    assert!(
+        a.call.path.ends_with("/messages/@original"),
+        "{}",
+        a.call.path
+    );
+    assert!(a.call.has_png(), "the board is re-attached");
+    let attachments = a.call.json["attachments"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(attachments.len(), 1, "{}", a.call.json);
+    assert!(
+        a.call.content().contains("Anfangsstellung"),
+        "{}",
+        a.call.content()
+    );
+    let disabled: Vec<bool> = button_states(&a.call).iter().map(|s| s.1).collect();
+    assert_eq!(disabled, [true, true, false, false]);
+    // The German registration name exists.
+    let registered = fake
+        .calls()
+        .into_iter()
+        .find(|c| c.method == "PUT" && c.path.ends_with("/commands"))
+        .expect("registration");
+    assert!(registered
+        .json
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|c| { c["name"] == "replay" && c["name_localizations"]["de"] == "nachspielen" }));
+    bot.shutdown().await;
+}

@@ -171,6 +171,18 @@ pub enum Msg {
         /// Who asks.
         by: Who,
     },
+    /// One position of a replay.
+    Replay {
+        /// Game id.
+        game_id: i64,
+        /// The ply shown (0 = the start position).
+        ply: usize,
+        /// How many plies the game has.
+        total: usize,
+        /// The move that led here: who played it and the move in the
+        /// viewer's notation.
+        mv: Option<(crate::shogi::Color, String)>,
+    },
     /// Exported game record (the text is attached).
     Exported {
         /// Game id.

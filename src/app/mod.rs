@@ -14,6 +14,7 @@ mod delivery;
 mod message;
 mod play;
 mod puzzle;
+mod replay;
 mod scheduler;
 
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -164,13 +165,16 @@ pub enum Visibility {
     Caller,
 }
 
-/// A button under a reply. Its id is `action:number` and stays valid after a restart.
+/// A button under a reply. Its id is `action:number` (replay buttons:
+/// `action:game:ply`) and stays valid after a restart.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Button {
     /// The custom id, e.g. `accept:12`.
     pub id: String,
     /// What the button does (its label comes from i18n).
     pub action: ButtonAction,
+    /// Shown but not pressable (e.g. "back" at the start of a replay).
+    pub disabled: bool,
 }
 
 /// What a button does.
@@ -192,6 +196,14 @@ pub enum ButtonAction {
     Declare,
     /// Offer a rematch with colours swapped.
     Rematch,
+    /// Replay: to the start position.
+    ReplayFirst,
+    /// Replay: one ply back.
+    ReplayBack,
+    /// Replay: one ply forward.
+    ReplayNext,
+    /// Replay: to the last position.
+    ReplayLast,
 }
 
 impl ButtonAction {
@@ -207,10 +219,26 @@ impl ButtonAction {
             ButtonAction::CountYes => "count-yes",
             ButtonAction::Declare => "declare",
             ButtonAction::Rematch => "rematch",
+            ButtonAction::ReplayFirst => "replay-first",
+            ButtonAction::ReplayBack => "replay-back",
+            ButtonAction::ReplayNext => "replay-next",
+            ButtonAction::ReplayLast => "replay-last",
         }
     }
 
-    const ALL: [ButtonAction; 8] = [
+    /// Whether the button steps through a replay (its id also carries a ply).
+    #[must_use]
+    pub const fn is_replay(self) -> bool {
+        matches!(
+            self,
+            ButtonAction::ReplayFirst
+                | ButtonAction::ReplayBack
+                | ButtonAction::ReplayNext
+                | ButtonAction::ReplayLast
+        )
+    }
+
+    const ALL: [ButtonAction; 12] = [
         ButtonAction::Accept,
         ButtonAction::Decline,
         ButtonAction::Cancel,
@@ -219,6 +247,10 @@ impl ButtonAction {
         ButtonAction::CountYes,
         ButtonAction::Declare,
         ButtonAction::Rematch,
+        ButtonAction::ReplayFirst,
+        ButtonAction::ReplayBack,
+        ButtonAction::ReplayNext,
+        ButtonAction::ReplayLast,
     ];
 
     /// A button for `id`.
@@ -227,15 +259,37 @@ impl ButtonAction {
         Button {
             id: format!("{}:{id}", self.key()),
             action: self,
+            disabled: false,
         }
     }
 
-    /// Parses a custom id into its action and number.
+    /// A replay button: show `ply` of game `id`.
     #[must_use]
-    pub fn parse(custom_id: &str) -> Option<(ButtonAction, i64)> {
-        let (key, n) = custom_id.split_once(':')?;
+    pub fn replay_button(self, id: i64, ply: usize, disabled: bool) -> Button {
+        Button {
+            id: format!("{}:{id}:{ply}", self.key()),
+            action: self,
+            disabled,
+        }
+    }
+
+    /// Parses a custom id into its action, number and (replay buttons only)
+    /// ply.
+    #[must_use]
+    pub fn parse(custom_id: &str) -> Option<(ButtonAction, i64, Option<usize>)> {
+        let mut parts = custom_id.split(':');
+        let key = parts.next()?;
         let action = ButtonAction::ALL.into_iter().find(|a| a.key() == key)?;
-        Some((action, n.parse().ok()?))
+        let id = parts.next()?.parse().ok()?;
+        let ply = match (action.is_replay(), parts.next()) {
+            (true, Some(p)) => Some(p.parse().ok()?),
+            (false, None) => None,
+            _ => return None,
+        };
+        if parts.next().is_some() {
+            return None;
+        }
+        Some((action, id, ply))
     }
 }
 
@@ -305,6 +359,9 @@ pub struct Reply {
     pub notify: Vec<i64>,
     /// A file to attach: (name, contents).
     pub attachment: Option<(String, Vec<u8>)>,
+    /// Answering a button: replace the message the button belongs to
+    /// instead of sending a new one (stepping through a replay).
+    pub replace: bool,
 }
 
 impl Reply {
@@ -317,6 +374,7 @@ impl Reply {
             buttons: Vec::new(),
             notify: Vec::new(),
             attachment: None,
+            replace: false,
         }
     }
 

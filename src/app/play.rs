@@ -1238,7 +1238,7 @@ impl App {
 
     /// Dispatches a button press (`accept:12`, `takeback-yes:3`, ...).
     pub fn press(&self, caller: &Caller, custom_id: &str, place: Place) -> AppResult {
-        let Some((action, id)) = ButtonAction::parse(custom_id) else {
+        let Some((action, id, ply)) = ButtonAction::parse(custom_id) else {
             return Err(Refusal::UnknownCommand(custom_id.chars().take(40).collect()).into());
         };
         match action {
@@ -1250,6 +1250,14 @@ impl App {
             ButtonAction::CountYes => self.game_action(caller, Some(id), Action::Count, place),
             ButtonAction::Declare => self.game_action(caller, Some(id), Action::Declare, place),
             ButtonAction::Rematch => self.rematch(caller, id),
+            ButtonAction::ReplayFirst
+            | ButtonAction::ReplayBack
+            | ButtonAction::ReplayNext
+            | ButtonAction::ReplayLast => {
+                let mut reply = self.replay(caller, Some(id), ply, place)?;
+                reply.replace = true;
+                Ok(reply)
+            }
         }
     }
 }

@@ -355,6 +355,17 @@ impl Console {
                     .ok_or_else(|| Refusal::BadArgument("game id".into()))?;
                 self.app.rematch(caller, id)
             }
+            "replay" => {
+                kv.only(&["game", "ply"])?;
+                kv.no_positional()?;
+                let ply = match kv.number("ply")? {
+                    Some(p) => Some(
+                        usize::try_from(p).map_err(|_| Refusal::BadArgument(format!("ply={p}")))?,
+                    ),
+                    None => None,
+                };
+                self.app.replay(caller, game, ply, place)
+            }
             "export" => {
                 kv.only(&["game"])?;
                 let format = match kv.positional.first().copied().unwrap_or("kif") {
@@ -572,6 +583,7 @@ fn help(lang: Lang) -> Reply {
         buttons: Vec::new(),
         notify: Vec::new(),
         attachment: None,
+        replace: false,
     }
 }
 

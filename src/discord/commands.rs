@@ -425,6 +425,25 @@ pub fn all() -> Vec<CreateCommand> {
             ),
         ),
         game_command(
+            ("replay", "nachspielen"),
+            (
+                "Step through a game move by move",
+                "Spiele eine Partie Zug für Zug nach",
+            ),
+        )
+        .add_option(
+            option(
+                CommandOptionType::Integer,
+                ("ply", "halbzug"),
+                (
+                    "Start at this ply (default: the last)",
+                    "Bei diesem Halbzug beginnen (sonst beim letzten)",
+                ),
+            )
+            .min_int_value(0)
+            .max_int_value(10_000),
+        ),
+        game_command(
             ("board", "brett"),
             (
                 "Show the board of your game",
@@ -499,7 +518,7 @@ mod tests {
     fn every_command_is_valid_and_localised() {
         let json = serde_json::to_value(all()).unwrap_or_default();
         let list = json.as_array().cloned().unwrap_or_default();
-        assert_eq!(list.len(), 17);
+        assert_eq!(list.len(), 18);
         for c in &list {
             let name = c["name"].as_str().unwrap_or("");
             assert!(valid_name(name), "{name}");

@@ -196,6 +196,10 @@ fn run_command(
         }
         "hint" => app.hint(caller, game, place),
         "analyze" => app.analyze(caller, game, place),
+        "replay" => {
+            let ply = o.int("ply").and_then(|p| usize::try_from(p).ok());
+            app.replay(caller, game, ply, place)
+        }
         "play" => {
             let level = o.str("level").unwrap_or("easy");
             let level = crate::app::level_from(level)
@@ -311,6 +315,11 @@ impl Target<'_> {
                 let _ = c.delete_response(http).await;
                 c.create_followup(http, out.followup()).await.map(drop)
             }
+            // Stepping through a replay edits the message the button is on
+            // (a fresh board attachment replaces the old one).
+            Target::Component(c) if out.replace => {
+                c.edit_response(http, out.edit()).await.map(drop)
+            }
             Target::Component(c) => c.create_followup(http, out.followup()).await.map(drop),
         }
     }
@@ -386,7 +395,7 @@ impl Bot {
         let request = format!("interaction:{}", cmd.id);
         let ephemeral = matches!(
             name.as_str(),
-            "games" | "export" | "settings" | "hint" | "analyze" | "puzzle"
+            "games" | "export" | "settings" | "hint" | "analyze" | "puzzle" | "replay"
         );
         let app = self.app.clone();
         let lang = caller.lang;
@@ -448,9 +457,19 @@ impl Bot {
             Some(r) => {
                 let done = joined(r);
                 let out = done.outgoing();
-                let sent = target
-                    .respond(http, CreateInteractionResponse::Message(out.response()))
-                    .await;
+                let sent = if out.replace && matches!(target, Target::Component(_)) {
+                    // Not UPDATE_MESSAGE: serenity sends `attachments: []`
+                    // with it and the board would vanish (serenity #3068).
+                    // Acknowledge, then edit the message with the new board.
+                    match target.defer(http, out.ephemeral).await {
+                        Ok(()) => target.after_defer(http, &out, out.ephemeral).await,
+                        Err(e) => Err(e),
+                    }
+                } else {
+                    target
+                        .respond(http, CreateInteractionResponse::Message(out.response()))
+                        .await
+                };
                 (done, sent)
             }
             None => {

@@ -24,9 +24,12 @@ pub(crate) struct Outgoing {
     pub ephemeral: bool,
     pub png: Option<Vec<u8>>,
     pub file: Option<(String, Vec<u8>)>,
-    pub buttons: Vec<(String, String, ButtonStyle)>,
+    /// (custom id, label, style, disabled).
+    pub buttons: Vec<(String, String, ButtonStyle, bool)>,
     pub mentions: Vec<u64>,
     pub game_id: Option<i64>,
+    /// Replaces the message whose button was pressed.
+    pub replace: bool,
 }
 
 impl Outgoing {
@@ -69,12 +72,17 @@ impl Outgoing {
                     }
                     ButtonAction::Decline | ButtonAction::TakebackNo => ButtonStyle::Danger,
                     ButtonAction::Declare | ButtonAction::Rematch => ButtonStyle::Primary,
-                    ButtonAction::Cancel => ButtonStyle::Secondary,
+                    ButtonAction::Cancel
+                    | ButtonAction::ReplayFirst
+                    | ButtonAction::ReplayBack
+                    | ButtonAction::ReplayNext
+                    | ButtonAction::ReplayLast => ButtonStyle::Secondary,
                 };
                 (
                     b.id.clone(),
                     button_label(b.action, reply.lang).to_string(),
                     style,
+                    b.disabled,
                 )
             })
             .collect();
@@ -86,6 +94,7 @@ impl Outgoing {
             buttons,
             mentions,
             game_id: reply.board.as_ref().map(|b| b.game_id),
+            replace: reply.replace,
         })
     }
 
@@ -97,10 +106,11 @@ impl Outgoing {
                 CreateActionRow::Buttons(
                     chunk
                         .iter()
-                        .map(|(id, label, style)| {
+                        .map(|(id, label, style, disabled)| {
                             CreateButton::new(id.clone())
                                 .label(label.clone())
                                 .style(*style)
+                                .disabled(*disabled)
                         })
                         .collect(),
                 )

@@ -303,6 +303,16 @@ impl Localize for Msg {
             (Msg::TakebackDeclined { game_id }, Lang::De) => format!("Die Zurücknahme in Partie #{game_id} wurde abgelehnt."),
             (Msg::CountOffered { game_id, by }, Lang::En) => format!("{} proposes to count points in game #{game_id} (24-point rule).", name(by)),
             (Msg::CountOffered { game_id, by }, Lang::De) => format!("{} schlägt vor, in Partie #{game_id} die Punkte zu zählen (24-Punkte-Regel).", name(by)),
+            (Msg::Replay { game_id, ply, total, mv: Some((mover, mv)) }, Lang::En) => {
+                let side = if *mover == crate::shogi::Color::Sente { "☗" } else { "☖" };
+                format!("Game #{game_id}, ply {ply} of {total}: {side}{mv}")
+            }
+            (Msg::Replay { game_id, ply, total, mv: Some((mover, mv)) }, Lang::De) => {
+                let side = if *mover == crate::shogi::Color::Sente { "☗" } else { "☖" };
+                format!("Partie #{game_id}, Halbzug {ply} von {total}: {side}{mv}")
+            }
+            (Msg::Replay { game_id, total, mv: None, .. }, Lang::En) => format!("Game #{game_id}: the start position ({total} plies follow)."),
+            (Msg::Replay { game_id, total, mv: None, .. }, Lang::De) => format!("Partie #{game_id}: die Anfangsstellung ({total} Halbzüge folgen)."),
             (Msg::Exported { game_id, format }, Lang::En) => format!("Game #{game_id} as {format} is attached."),
             (Msg::Exported { game_id, format }, Lang::De) => format!("Partie #{game_id} als {format} ist angehängt."),
             (Msg::Settings { notation, piece_style, theme, language, dms }, Lang::En) => format!(
@@ -385,8 +395,8 @@ impl Localize for Msg {
                 duration(*left, lang),
                 utc(*deadline)
             ),
-            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], hint, analyze [game=ID], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
-            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], hint, analyze [game=ID], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], hint, analyze [game=ID], replay [game=ID ply=N], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], hint, analyze [game=ID], replay [game=ID ply=N], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
             (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::En) => format!(
                 "{}Puzzle {puzzle_id}: mate in {plies} plies, {} to move. Every move must give check; answer with /move.",
                 if *daily { "Daily puzzle. " } else { "" },
@@ -557,6 +567,10 @@ pub fn button_label(a: ButtonAction, lang: Lang) -> &'static str {
         (ButtonAction::Declare, Lang::De) => "Sieg erklären (27 Punkte)",
         (ButtonAction::Rematch, Lang::En) => "Rematch (colours swapped)",
         (ButtonAction::Rematch, Lang::De) => "Revanche (Farben getauscht)",
+        (ButtonAction::ReplayFirst, _) => "⏮",
+        (ButtonAction::ReplayBack, _) => "◀",
+        (ButtonAction::ReplayNext, _) => "▶",
+        (ButtonAction::ReplayLast, _) => "⏭",
     }
 }
 
