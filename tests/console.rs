@@ -492,3 +492,24 @@ fn replay_steps_through_a_game_with_buttons() {
     assert!(!ok(&out[10]), "{}", out[10]);
     assert!(!ok(&out[11]), "{}", out[11]);
 }
+
+#[test]
+fn the_handicap_ladder_starts_at_six_pieces() {
+    let c = Console::new();
+    let out = c.run("alice play ladder\nalice:de stats\n");
+    assert!(
+        text(&out[0])
+            .starts_with("Handicap ladder: you are 10 kyu. komadai (Strong) gives you 6 pieces"),
+        "{}",
+        text(&out[0])
+    );
+    // Six pieces removed from Gote's camp: no rook, bishop, lances, knights.
+    // (The computer, giving the handicap, has already made its first move.)
+    let board = out[0]["board"].as_str().unwrap_or_default();
+    let placement = board.split(' ').next().unwrap_or_default();
+    assert!(
+        !placement.contains(['r', 'b', 'l', 'n']) && placement.matches('s').count() == 2,
+        "{board}"
+    );
+    assert!(ok(&out[1]), "{}", out[1]);
+}

@@ -13,6 +13,36 @@ use crate::render::{eval_graph_png, Eval, GameEnd, GameEndKind, Theme};
 use crate::shogi::{Color, Handicap, Outcome, Position, Variant, WinReason};
 use crate::store::NewGame;
 
+/// The handicap ladder against Strong (SPEC §4), easiest first: six
+/// pieces, four, two, rook and lance, rook, bishop, lance, even.
+pub const LADDER: [Option<Handicap>; 8] = [
+    Some(Handicap::SixPieces),
+    Some(Handicap::FourPieces),
+    Some(Handicap::TwoPieces),
+    Some(Handicap::RookLance),
+    Some(Handicap::Rook),
+    Some(Handicap::Bishop),
+    Some(Handicap::Lance),
+    None,
+];
+
+/// How far `user` has climbed the ladder (0 to 8; 8 = the even game won,
+/// 1 dan). Derived from the finished games against Strong in the order they
+/// ended: a win at the handicap of the current step climbs one step; other
+/// games (other handicaps, losses, draws) change nothing. So progress is
+/// kept with the games themselves and can never disagree with them.
+fn ladder_step(tx: &crate::store::Tx<'_>, user: i64) -> AppResult<usize> {
+    let mut step = 0;
+    for (handicap, won) in tx.results_against(user, computer_id(Level::Strong))? {
+        let Some(want) = LADDER.get(step) else { break };
+        let played = handicap.as_deref().and_then(super::handicap_from);
+        if won && played == *want {
+            step += 1;
+        }
+    }
+    Ok(step)
+}
+
 /// The user id of the computer at `level` (negative: never a Discord id).
 #[must_use]
 pub const fn computer_id(level: Level) -> i64 {
@@ -117,6 +147,30 @@ impl App {
             return Ok(reply);
         }
         self.board(caller, Some(game_id), place)
+    }
+
+    /// `/play` on the handicap ladder: a game against Strong at the caller's
+    /// current step (after the even game is won, further even games).
+    pub fn play_ladder(&self, caller: &Caller, place: Place) -> AppResult {
+        let step = {
+            let mut store = self.store()?;
+            store.transaction(|tx| ladder_step(tx, caller.id))?
+        };
+        let opts = ComputerOptions {
+            level: Level::Strong,
+            variant: Variant::Standard,
+            handicap: LADDER.get(step).copied().flatten(),
+            color: None,
+        };
+        let mut reply = self.play_computer(caller, &opts, place)?;
+        let msg = std::mem::replace(&mut reply.msg, Msg::Ladder { step });
+        reply.msg = Msg::Both(Box::new(Msg::Ladder { step }), Box::new(msg));
+        Ok(reply)
+    }
+
+    /// The caller's ladder step (see [`LADDER`]).
+    pub(super) fn ladder_of(tx: &crate::store::Tx<'_>, user: i64) -> AppResult<usize> {
+        ladder_step(tx, user)
     }
 
     /// If the side to move in `game_id` is the computer, plays its move.
@@ -341,5 +395,125 @@ pub fn computer_who(level: Level) -> Who {
     Who {
         id: computer_id(level),
         name: format!("komadai ({})", level.name()),
+    }
+}
+
+#[cfg(test)]
+mod ladder_tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::app::{ManualClock, SeededDice};
+    use crate::i18n::{Lang, Localize};
+    use crate::store::Store;
+
+    fn app() -> App {
+        App::new(
+            Store::open_in_memory().expect("store"),
+            Arc::new(ManualClock::new(1_800_000_000)),
+            Arc::new(SeededDice::new(3)),
+        )
+    }
+
+    /// Ends `game` as if `human` had won (or lost): the engine never resigns,
+    /// so a test cannot simply beat Strong.
+    fn finish(app: &App, game: i64, human_wins: bool) {
+        app.with_store(|st| {
+            st.transaction(|tx| -> AppResult<()> {
+                let row = tx.game(game)?.expect("game");
+                let human_sente = row.sente > 0;
+                let result = if human_wins == human_sente {
+                    "sente"
+                } else {
+                    "gote"
+                };
+                tx.finish_game(
+                    game,
+                    row.version,
+                    result,
+                    "Resignation",
+                    1_800_000_100 + game,
+                )?;
+                Ok(())
+            })
+        })
+        .expect("store")
+        .expect("finish");
+    }
+
+    fn start(app: &App, who: &Caller) -> (String, i64, Option<String>) {
+        let r = app.play_ladder(who, Place::default()).expect("ladder game");
+        let id = r.board.as_ref().expect("board").game_id;
+        let handicap = app
+            .with_store(|st| st.reader().game(id))
+            .expect("store")
+            .expect("read")
+            .expect("game")
+            .handicap;
+        (r.msg.localize(Lang::En), id, handicap)
+    }
+
+    #[test]
+    fn the_ladder_climbs_on_wins_at_the_current_handicap_only() {
+        let app = app();
+        let alice = Caller::new(1, "alice", Lang::En);
+        let (text, id, h) = start(&app, &alice);
+        assert!(
+            text.starts_with(
+                "Handicap ladder: you are 10 kyu. komadai (Strong) gives you 6 pieces"
+            ),
+            "{text}"
+        );
+        assert_eq!(h.as_deref(), Some("6-pieces"));
+        // The computer gives the handicap, so it (Gote) has already moved.
+        assert!(text.contains("komadai (Strong) played"), "{text}");
+        // A loss changes nothing.
+        finish(&app, id, false);
+        let (text, id, h) = start(&app, &alice);
+        assert!(text.contains("10 kyu"), "{text}");
+        assert_eq!(h.as_deref(), Some("6-pieces"));
+        finish(&app, id, true);
+        // A win against Strong at another handicap does not count.
+        let opts = ComputerOptions {
+            level: Level::Strong,
+            variant: Variant::Standard,
+            handicap: Some(Handicap::Lance),
+            color: None,
+        };
+        let r = app
+            .play_computer(&alice, &opts, Place::default())
+            .expect("game");
+        finish(&app, r.board.expect("board").game_id, true);
+        // Up the ladder, one win per step; the stats show the rank.
+        let expected = [
+            ("8 kyu", Some("4-pieces")),
+            ("6 kyu", Some("2-pieces")),
+            ("5 kyu", Some("rook-lance")),
+            ("4 kyu", Some("rook")),
+            ("3 kyu", Some("bishop")),
+            ("2 kyu", Some("lance")),
+            ("1 kyu", None),
+        ];
+        for (rank, handicap) in expected {
+            let (text, id, h) = start(&app, &alice);
+            assert!(text.contains(&format!("you are {rank}")), "{text}");
+            assert_eq!(h.as_deref(), handicap, "{text}");
+            let stats = app
+                .stats(&alice, None)
+                .expect("stats")
+                .msg
+                .localize(Lang::De);
+            let de = rank.replace(" kyu", ". Kyu");
+            assert!(stats.contains(&format!("Vorgabeleiter: {de}")), "{stats}");
+            finish(&app, id, true);
+        }
+        let (text, _, h) = start(&app, &alice);
+        assert!(text.contains("you are 1 dan"), "{text}");
+        assert_eq!(h, None);
+        // Another player starts at the bottom.
+        let bob = Caller::new(2, "bob", Lang::De);
+        let r = app.play_ladder(&bob, Place::default()).expect("game");
+        let text = r.msg.localize(Lang::De);
+        assert!(text.starts_with("Vorgabeleiter: du bist 10. Kyu"), "{text}");
     }
 }

@@ -219,6 +219,14 @@ pub enum Msg {
         draws: i64,
         /// Results against each computer level: (level, wins, losses, draws).
         computer: Vec<(String, i64, i64, i64)>,
+        /// Handicap ladder step reached (0 to 8, see `app::LADDER`).
+        ladder: usize,
+    },
+    /// The handicap ladder at the start of a ladder game: the step reached
+    /// (0 to 8; 8 = 1 dan).
+    Ladder {
+        /// Steps climbed.
+        step: usize,
     },
     /// Server leaderboard: (player, rating, rated games).
     Leaderboard(Vec<(Who, f64, i64)>),

@@ -19,7 +19,7 @@ mod scheduler;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-pub use computer::{computer_id, computer_who, level_from, level_of, ComputerOptions};
+pub use computer::{computer_id, computer_who, level_from, level_of, ComputerOptions, LADDER};
 pub use message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, Who};
 pub use play::{
     handicap_from, handicap_name, rule_from, rule_name, stored_outcome, variant_name, Action,

@@ -1185,6 +1185,7 @@ impl App {
                     losses,
                     draws,
                     computer,
+                    ladder: Self::ladder_of(tx, id)?,
                 },
                 caller.lang,
             ))

@@ -406,6 +406,9 @@ impl Console {
             }
             "play" => {
                 kv.only(&["level", "variant", "handicap", "color"])?;
+                if kv.positional.first() == Some(&"ladder") || kv.get("level") == Some("ladder") {
+                    return self.app.play_ladder(caller, place);
+                }
                 kv.no_positional()?;
                 let level = kv.get("level").unwrap_or("easy");
                 let level = crate::app::level_from(level)

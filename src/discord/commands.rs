@@ -7,6 +7,7 @@
 use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption};
 
 use crate::app::{handicap_name, DAYS_PER_MOVE};
+use crate::i18n::{handicap_label, Lang};
 use crate::shogi::Handicap;
 
 /// English and German text of one name or description.
@@ -45,34 +46,6 @@ fn game_option() -> CreateCommandOption {
     .set_autocomplete(true)
 }
 
-fn handicap_de(h: Handicap) -> &'static str {
-    match h {
-        Handicap::Lance => "Lanze",
-        Handicap::Bishop => "Läufer",
-        Handicap::Rook => "Turm",
-        Handicap::RookLance => "Turm und Lanze",
-        Handicap::TwoPieces => "2 Figuren",
-        Handicap::FourPieces => "4 Figuren",
-        Handicap::SixPieces => "6 Figuren",
-        Handicap::EightPieces => "8 Figuren",
-        Handicap::TenPieces => "10 Figuren",
-    }
-}
-
-fn handicap_en(h: Handicap) -> &'static str {
-    match h {
-        Handicap::Lance => "Lance",
-        Handicap::Bishop => "Bishop",
-        Handicap::Rook => "Rook",
-        Handicap::RookLance => "Rook and lance",
-        Handicap::TwoPieces => "2 pieces",
-        Handicap::FourPieces => "4 pieces",
-        Handicap::SixPieces => "6 pieces",
-        Handicap::EightPieces => "8 pieces",
-        Handicap::TenPieces => "10 pieces",
-    }
-}
-
 fn variant_option() -> CreateCommandOption {
     choices(
         option(
@@ -91,9 +64,9 @@ fn handicap_option(desc: Pair) -> CreateCommandOption {
     let mut handicap = option(CommandOptionType::String, ("handicap", "vorgabe"), desc);
     for h in Handicap::ALL {
         handicap = handicap.add_string_choice_localized(
-            handicap_en(h),
+            handicap_label(h, Lang::En),
             handicap_name(h),
-            [("de", handicap_de(h))],
+            [("de", handicap_label(h, Lang::De))],
         );
     }
     handicap
@@ -199,6 +172,13 @@ fn play() -> CreateCommand {
             (
                 "strong",
                 ("Strong (thinks about 1.5 s)", "Stark (denkt etwa 1,5 s)"),
+            ),
+            (
+                "ladder",
+                (
+                    "Handicap ladder against Strong (10 kyu to 1 dan)",
+                    "Vorgabeleiter gegen Stark (10. Kyu bis 1. Dan)",
+                ),
             ),
         ],
     )

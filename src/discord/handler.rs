@@ -200,6 +200,7 @@ fn run_command(
             let ply = o.int("ply").and_then(|p| usize::try_from(p).ok());
             app.replay(caller, game, ply, place)
         }
+        "play" if o.str("level") == Some("ladder") => app.play_ladder(caller, place),
         "play" => {
             let level = o.str("level").unwrap_or("easy");
             let level = crate::app::level_from(level)

@@ -2,7 +2,7 @@
 
 use super::{Lang, Localize};
 use crate::app::{ButtonAction, ChallengeSummary, Ending, GameLine, Msg, Refusal, Who};
-use crate::shogi::{DeclarationMissing, DrawReason, Outcome, WinReason};
+use crate::shogi::{DeclarationMissing, DrawReason, Handicap, Outcome, WinReason};
 
 /// A Unix time as `YYYY-MM-DD HH:MM UTC`.
 #[must_use]
@@ -325,7 +325,7 @@ impl Localize for Msg {
                 language.as_deref().unwrap_or("wie dein Discord-Client"),
                 yes_no(*dms, lang)
             ),
-            (Msg::Stats { who, rating, rated_games, wins, losses, draws, computer }, Lang::En) => {
+            (Msg::Stats { who, rating, rated_games, wins, losses, draws, computer, ladder }, Lang::En) => {
                 let mut s = format!(
                     "{}: rating {rating:.0} ({rated_games} rated games); {wins} wins, {losses} losses, {draws} draws.",
                     name(who)
@@ -333,9 +333,12 @@ impl Localize for Msg {
                 for (level, w, l, d) in computer {
                     s.push_str(&format!(" Against komadai {level}: {w} wins, {l} losses, {d} draws."));
                 }
+                if *ladder > 0 {
+                    s.push_str(&format!(" Handicap ladder: {}.", ladder_rank(*ladder, lang)));
+                }
                 s
             }
-            (Msg::Stats { who, rating, rated_games, wins, losses, draws, computer }, Lang::De) => {
+            (Msg::Stats { who, rating, rated_games, wins, losses, draws, computer, ladder }, Lang::De) => {
                 let mut s = format!(
                     "{}: Wertung {rating:.0} ({rated_games} gewertete Partien); {wins} Siege, {losses} Niederlagen, {draws} Remis.",
                     name(who)
@@ -343,8 +346,21 @@ impl Localize for Msg {
                 for (level, w, l, d) in computer {
                     s.push_str(&format!(" Gegen komadai {level}: {w} Siege, {l} Niederlagen, {d} Remis."));
                 }
+                if *ladder > 0 {
+                    s.push_str(&format!(" Vorgabeleiter: {}.", ladder_rank(*ladder, lang)));
+                }
                 s
             }
+            (Msg::Ladder { step }, Lang::En) => match crate::app::LADDER.get(*step) {
+                Some(Some(h)) => format!("Handicap ladder: you are {}. komadai (Strong) gives you {}; win to climb.", ladder_rank(*step, lang), handicap_label(*h, lang)),
+                Some(None) => format!("Handicap ladder: you are {}. The even game against komadai (Strong): win it for 1 dan.", ladder_rank(*step, lang)),
+                None => "Handicap ladder: you are 1 dan — you beat komadai (Strong) without a handicap. Another even game:".into(),
+            },
+            (Msg::Ladder { step }, Lang::De) => match crate::app::LADDER.get(*step) {
+                Some(Some(h)) => format!("Vorgabeleiter: du bist {}. komadai (Stark) gibt dir {} vor; gewinne, um aufzusteigen.", ladder_rank(*step, lang), handicap_label(*h, lang)),
+                Some(None) => format!("Vorgabeleiter: du bist {}. Die Partie ohne Vorgabe gegen komadai (Stark): gewinne sie für den 1. Dan.", ladder_rank(*step, lang)),
+                None => "Vorgabeleiter: du bist 1. Dan — du hast komadai (Stark) ohne Vorgabe besiegt. Noch eine Partie ohne Vorgabe:".into(),
+            },
             (Msg::Both(first, second), _) => format!("{}\n{}", first.localize(lang), second.localize(lang)),
             (Msg::Hint { text, reason }, Lang::En) => {
                 format!("Hint: {text} — {}", crate::engine::reason_text(reason, false))
@@ -395,8 +411,8 @@ impl Localize for Msg {
                 duration(*left, lang),
                 utc(*deadline)
             ),
-            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], hint, analyze [game=ID], replay [game=ID ply=N], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
-            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], hint, analyze [game=ID], replay [game=ID ply=N], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
             (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::En) => format!(
                 "{}Puzzle {puzzle_id}: mate in {plies} plies, {} to move. Every move must give check; answer with /move.",
                 if *daily { "Daily puzzle. " } else { "" },
@@ -544,6 +560,44 @@ impl Localize for Refusal {
             (Refusal::DailyAlreadySolved, Lang::En) => "You have already solved today's puzzle. Come back tomorrow!".into(),
             (Refusal::DailyAlreadySolved, Lang::De) => "Du hast das heutige Problem schon gelöst. Bis morgen!".into(),
         }
+    }
+}
+
+/// The rank of a handicap-ladder step: 10 kyu at the start (six pieces),
+/// then 8, 6, 5, 4, 3, 2 and 1 kyu; the even game won is 1 dan.
+#[must_use]
+pub fn ladder_rank(step: usize, lang: Lang) -> String {
+    const KYU: [u8; 8] = [10, 8, 6, 5, 4, 3, 2, 1];
+    match (KYU.get(step), lang) {
+        (Some(k), Lang::En) => format!("{k} kyu"),
+        (Some(k), Lang::De) => format!("{k}. Kyu"),
+        (None, Lang::En) => "1 dan".into(),
+        (None, Lang::De) => "1. Dan".into(),
+    }
+}
+
+/// The name of a handicap in messages and command choices.
+#[must_use]
+pub fn handicap_label(h: Handicap, lang: Lang) -> &'static str {
+    match (h, lang) {
+        (Handicap::Lance, Lang::En) => "Lance",
+        (Handicap::Lance, Lang::De) => "Lanze",
+        (Handicap::Bishop, Lang::En) => "Bishop",
+        (Handicap::Bishop, Lang::De) => "Läufer",
+        (Handicap::Rook, Lang::En) => "Rook",
+        (Handicap::Rook, Lang::De) => "Turm",
+        (Handicap::RookLance, Lang::En) => "Rook and lance",
+        (Handicap::RookLance, Lang::De) => "Turm und Lanze",
+        (Handicap::TwoPieces, Lang::En) => "2 pieces",
+        (Handicap::TwoPieces, Lang::De) => "2 Figuren",
+        (Handicap::FourPieces, Lang::En) => "4 pieces",
+        (Handicap::FourPieces, Lang::De) => "4 Figuren",
+        (Handicap::SixPieces, Lang::En) => "6 pieces",
+        (Handicap::SixPieces, Lang::De) => "6 Figuren",
+        (Handicap::EightPieces, Lang::En) => "8 pieces",
+        (Handicap::EightPieces, Lang::De) => "8 Figuren",
+        (Handicap::TenPieces, Lang::En) => "10 pieces",
+        (Handicap::TenPieces, Lang::De) => "10 Figuren",
     }
 }
 

@@ -7,7 +7,7 @@
 
 mod app;
 
-pub use app::{button_label, utc};
+pub use app::{button_label, handicap_label, ladder_rank, utc};
 
 use crate::notation::{MoveInputError, ParseMoveError, RecordError, RecordFormat};
 use crate::shogi::{Color, IllegalMove, PieceKind, Square};

@@ -282,6 +282,19 @@ read_queries! {
         )?)
     }
 
+    /// Finished 9×9 games of `user` against `opponent`, in the order they
+    /// ended: (handicap, whether `user` won).
+    pub fn results_against(&self, user: i64, opponent: i64) -> StoreResult<Vec<(Option<String>, bool)>> {
+        let mut st = self.c().prepare_cached(
+            "SELECT handicap, (result = 'sente' AND sente = ?1) OR (result = 'gote' AND gote = ?1)
+             FROM games WHERE status = 'finished' AND variant = 'standard'
+               AND ((sente = ?1 AND gote = ?2) OR (sente = ?2 AND gote = ?1))
+             ORDER BY finished_at, id",
+        )?;
+        let rows = st.query_map([user, opponent], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Pending notices of the outbox, oldest first: (id, payload).
     pub fn outbox(&self) -> StoreResult<Vec<(i64, String)>> {
         let mut st = self.c().prepare_cached("SELECT id, payload FROM outbox ORDER BY id")?;
