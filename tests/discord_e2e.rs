@@ -1181,12 +1181,12 @@ async fn sigterm_finishes_in_flight_work_and_closes_the_database() {
         })
         .await;
     assert!(deferred.is_some(), "the slow /play was deferred");
-    let pid = child.id().expect("pid").to_string();
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .expect("kill");
-    assert!(killed.success());
+    let pid = child
+        .id()
+        .and_then(|p| i32::try_from(p).ok())
+        .and_then(rustix::process::Pid::from_raw)
+        .expect("pid");
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).expect("SIGTERM");
     let a = fake
         .answer(&id, WAIT)
         .await
