@@ -88,6 +88,14 @@ pub enum PuzzlesCommand {
 /// Runs the command line and returns the process exit code.
 #[must_use]
 pub fn main() -> ExitCode {
+    // A `.env` file in the working directory (or above) fills in variables
+    // that are not already set, before the arguments read them.
+    if let Err(e) = dotenvy::dotenv() {
+        if !e.not_found() {
+            eprintln!("error: reading .env: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let cli = Cli::parse();
     match run(cli.command.unwrap_or(Command::Serve(cli.serve))) {
         Ok(()) => ExitCode::SUCCESS,

@@ -1313,3 +1313,39 @@ async fn replay_steps_with_buttons_that_edit_the_message() {
         .any(|c| { c["name"] == "replay" && c["name_localizations"]["de"] == "nachspielen" }));
     bot.shutdown().await;
 }
+
+/// A `.env` file in the working directory is read (variables already set win).
+#[test]
+fn a_dotenv_file_configures_the_database() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join(".env"),
+        "# komadai settings\nKOMADAI_DB=from-dotenv.db\n",
+    )
+    .expect("write .env");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_komadai"))
+        .arg("console")
+        .current_dir(dir.path())
+        .env_remove("KOMADAI_DB")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("console");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        writeln!(stdin, "alice challenge @bob").expect("write");
+    }
+    assert!(child.wait().expect("wait").success());
+    assert!(dir.path().join("from-dotenv.db").exists());
+    assert!(!dir.path().join("komadai.db").exists());
+    // A broken .env is an error, not silently ignored.
+    std::fs::write(dir.path().join(".env"), "KOMADAI_DB='unterminated\n").expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_komadai"))
+        .args(["perft", "1"])
+        .current_dir(dir.path())
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains(".env"));
+}
