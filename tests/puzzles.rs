@@ -303,3 +303,28 @@ fn longer_mates_of_7_and_9_plies() {
         );
     }
 }
+
+#[test]
+fn with_a_game_and_a_puzzle_a_refused_move_says_it_went_to_the_puzzle() {
+    let mut s = Session::new();
+    s.say("alice challenge @bob rated=no color=sente");
+    s.say("bob accept");
+    let start = s.say("alice puzzle random plies=1");
+    assert!(text(&start).contains("mate in 1"), "{start}");
+    // P-7f is no move in the puzzle: the refusal names the puzzle and how
+    // to reach the game.
+    let r = s.say("alice move P-7f");
+    assert_eq!(r["ok"], false, "{r}");
+    assert!(text(&r).starts_with("In your puzzle: "), "{r}");
+    assert!(text(&r).contains("name the game"), "{r}");
+    let r = s.say("alice:de move P-7f");
+    assert!(text(&r).starts_with("In deinem Problem: "), "{r}");
+    // Naming the game plays there; the puzzle is still open.
+    let r = s.say("alice move P-7f game=1");
+    assert_eq!(r["ok"], true, "{r}");
+    assert!(text(&r).contains("alice played P-7f"), "{r}");
+    let pos = board(&start);
+    let mv = mating_move(&pos);
+    let r = s.say(&format!("alice move {mv}"));
+    assert!(text(&r).starts_with("Checkmate!"), "{r}");
+}

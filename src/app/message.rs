@@ -420,6 +420,10 @@ pub enum Refusal {
     /// Unknown command (console) or button.
     #[error("unknown command")]
     UnknownCommand(String),
+    /// A move sent to the caller's puzzle was refused (they also have a
+    /// game, so say where the move went).
+    #[error("in your puzzle: {0}")]
+    InPuzzle(Box<Refusal>),
     /// No puzzle in progress.
     #[error("no puzzle in progress")]
     NoActivePuzzle,

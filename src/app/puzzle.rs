@@ -8,7 +8,7 @@
 use rusqlite::{params, OptionalExtension};
 
 use super::message::{Msg, Refusal, Who};
-use super::{check_len, App, AppResult, BoardView, Caller, Place, Reply, DAY};
+use super::{check_len, App, AppError, AppResult, BoardView, Caller, Place, Reply, DAY};
 use crate::notation::{format_move, parse_move, InputContext, Style};
 use crate::shogi::{Move, Position};
 use crate::store::{Settings, StoreError, Tx};
@@ -421,9 +421,21 @@ impl App {
     ) -> AppResult {
         if game.is_none() {
             let mut store = self.store()?;
-            if store.transaction(|tx| puzzle_takes_move(tx, caller, place))? {
-                drop(store);
-                return self.answer_puzzle(caller, text);
+            let (puzzle, playing) = store.transaction(|tx| -> AppResult<_> {
+                Ok((
+                    puzzle_takes_move(tx, caller, place)?,
+                    !tx.active_games_of(caller.id)?.is_empty(),
+                ))
+            })?;
+            drop(store);
+            if puzzle {
+                return match self.answer_puzzle(caller, text) {
+                    // Someone with games may have meant one of them.
+                    Err(AppError::Refused(r @ Refusal::Move(_))) if playing => {
+                        Err(Refusal::InPuzzle(Box::new(r)).into())
+                    }
+                    other => other,
+                };
             }
         }
         self.play_move(caller, game, text, place, request)

@@ -553,6 +553,8 @@ impl Localize for Refusal {
             (Refusal::NoHintInRated, Lang::De) => "Tipps gibt es nur in Freundschaftspartien und gegen den Computer, nie in gewerteten Partien.".into(),
             (Refusal::UnknownCommand(c), Lang::En) => format!("Unknown command “{c}”. Try help."),
             (Refusal::UnknownCommand(c), Lang::De) => format!("Unbekannter Befehl „{c}“. Versuch help."),
+            (Refusal::InPuzzle(inner), Lang::En) => format!("In your puzzle: {} (For a move in one of your games, name the game or play in its thread.)", inner.localize(lang)),
+            (Refusal::InPuzzle(inner), Lang::De) => format!("In deinem Problem: {} (Für einen Zug in einer deiner Partien nenne die Partie oder spiele in ihrem Thread.)", inner.localize(lang)),
             (Refusal::NoActivePuzzle, Lang::En) => "You have no puzzle in progress. Start one with /puzzle.".into(),
             (Refusal::NoActivePuzzle, Lang::De) => "Du löst gerade kein Problem. Starte eines mit /problem.".into(),
             (Refusal::NoSuchPuzzle, Lang::En) => "There is no such puzzle (puzzles mate in 1, 3 or 5 plies).".into(),
