@@ -185,6 +185,25 @@ async fn accept(fake: &Fake, bob: u64, accept_id: &str) -> String {
     posted.expect("board posted in the game thread")
 }
 
+/// alice (Sente) challenges bob, who accepts: the new game's thread.
+async fn game_thread(fake: &Fake, locale: &str) -> u64 {
+    let accept_id = challenge(fake, ALICE, BOB, locale).await;
+    accept(fake, BOB, &accept_id).await.parse().expect("thread")
+}
+
+/// Sends a slash command and returns its answer.
+async fn command(
+    fake: &Fake,
+    user: u64,
+    locale: &str,
+    channel: u64,
+    name: &str,
+    options: Value,
+) -> Call {
+    let id = fake.command(user, locale, channel, name, options);
+    answer(fake, &id).await
+}
+
 fn messages_in(calls: &[Call], channel: &str) -> Vec<Call> {
     let path = format!("/channels/{channel}/messages");
     calls
@@ -346,14 +365,15 @@ async fn challenge_accept_moves_to_checkmate() {
         } else {
             (BOB, ALICE)
         };
-        let id = fake.command(
+        let a = command(
+            &fake,
             user,
             "en-US",
             thread_id,
             "move",
             json!([opt("move", 3, json!(mv))]),
-        );
-        let a = answer(&fake, &id).await;
+        )
+        .await;
         assert!(!a.ephemeral(), "move {mv}: {}", a.content());
         assert!(a.has_png(), "move {mv} carries the board");
         assert!(
@@ -367,14 +387,15 @@ async fn challenge_accept_moves_to_checkmate() {
         }
     }
     // The game is over: another move is refused.
-    let id = fake.command(
+    let a = command(
+        &fake,
         BOB,
         "en-US",
         thread_id,
         "move",
         json!([opt("move", 3, json!("5a4b"))]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(a.ephemeral());
     bot.shutdown().await;
 }
@@ -384,20 +405,17 @@ async fn illegal_move_is_refused_in_german() {
     let fake = Fake::start().await;
     let (_dir, db) = temp_db();
     let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
-    let accept_id = challenge(&fake, ALICE, BOB, "de").await;
-    let thread: u64 = accept(&fake, BOB, &accept_id)
-        .await
-        .parse()
-        .expect("thread");
+    let thread = game_thread(&fake, "de").await;
     // A pawn cannot move two squares.
-    let id = fake.command(
+    let a = command(
+        &fake,
         ALICE,
         "de",
         thread,
         "move",
         json!([opt("move", 3, json!("7g7e"))]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(a.ephemeral(), "{}", a.content());
     assert!(!a.has_png());
     assert!(
@@ -406,14 +424,15 @@ async fn illegal_move_is_refused_in_german() {
         a.content()
     );
     // Not your turn, in English for an English client.
-    let id = fake.command(
+    let a = command(
+        &fake,
         BOB,
         "en-US",
         thread,
         "move",
         json!([opt("move", 3, json!("3c3d"))]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(a.ephemeral());
     bot.shutdown().await;
 }
@@ -432,14 +451,15 @@ async fn a_button_from_before_a_restart_still_works() {
         .await
         .parse()
         .expect("thread");
-    let id = fake.command(
+    let a = command(
+        &fake,
         ALICE,
         "en-US",
         thread,
         "move",
         json!([opt("move", 3, json!("7g7f"))]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(!a.ephemeral(), "{}", a.content());
     assert!(a.has_png());
     bot.shutdown().await;
@@ -631,14 +651,15 @@ async fn a_failed_turn_dm_turns_the_option_off_once() {
     let fake = Fake::start().await;
     let (_dir, db) = temp_db();
     let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
-    let id = fake.command(
+    let a = command(
+        &fake,
         BOB,
         "en-US",
         CHANNEL,
         "settings",
         json!([opt("dms", 5, json!(true))]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(a.ephemeral(), "{}", a.content());
     fake.close_dms(BOB);
     let accept_id = challenge(&fake, ALICE, BOB, "en-US").await;
@@ -701,14 +722,15 @@ async fn no_thread_permission_and_game_autocomplete() {
         assert!(a.has_png() && !a.ephemeral(), "{}", a.content());
     }
     // Two games, no thread: /move without a game asks which one.
-    let id = fake.command(
+    let a = command(
+        &fake,
         ALICE,
         "en-US",
         CHANNEL,
         "move",
         json!([opt("move", 3, json!("7g7f"))]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(a.ephemeral(), "{}", a.content());
     let id = fake.autocomplete(
         ALICE,
@@ -730,14 +752,15 @@ async fn no_thread_permission_and_game_autocomplete() {
         "{choices:?}"
     );
     let game = choices[0]["value"].clone();
-    let id = fake.command(
+    let a = command(
+        &fake,
         ALICE,
         "en-US",
         CHANNEL,
         "move",
         json!([opt("move", 3, json!("7g7f")), opt("game", 4, game)]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(!a.ephemeral() && a.has_png(), "{}", a.content());
     bot.shutdown().await;
 }
@@ -863,19 +886,16 @@ async fn puzzles_on_discord_with_move_autocomplete_daily_list_and_streak() {
     let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
 
     // bob has a game in a thread and starts a random mate-in-3.
-    let accept_id = challenge(&fake, ALICE, BOB, "en-US").await;
-    let thread: u64 = accept(&fake, BOB, &accept_id)
-        .await
-        .parse()
-        .expect("thread");
-    let id = fake.command(
+    let thread = game_thread(&fake, "en-US").await;
+    let a = command(
+        &fake,
         BOB,
         "en-US",
         CHANNEL,
         "puzzle",
         json!([opt("mode", 3, json!("random")), opt("plies", 4, json!(3))]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(a.ephemeral() && a.has_png(), "{}", a.content());
     assert!(a.content().contains("mate in 3 plies"), "{}", a.content());
     let pos = puzzle_position(&db, BOB);
@@ -901,14 +921,15 @@ async fn puzzles_on_discord_with_move_autocomplete_daily_list_and_streak() {
 
     // In the game thread /move still plays the game (alice is to move there,
     // so bob is told it is not his turn rather than answering the puzzle).
-    let id = fake.command(
+    let a = command(
+        &fake,
         BOB,
         "en-US",
         thread,
         "move",
         json!([opt("move", 3, json!("3c3d"))]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(a.content().contains("turn"), "{}", a.content());
     assert_eq!(puzzle_state(&db, BOB).map(|s| s.1.len()), Some(0));
 
@@ -919,14 +940,15 @@ async fn puzzles_on_discord_with_move_autocomplete_daily_list_and_streak() {
         let mut solver = MateSolver::new(5_000_000);
         let n = solver.shortest(&pos, 13).expect("in budget").expect("mate");
         let mv = solver.mating_moves(&pos, n).expect("in budget")[0];
-        let id = fake.command(
+        let a = command(
+            &fake,
             BOB,
             "en-US",
             CHANNEL,
             "move",
             json!([opt("move", 3, json!(mv.to_string()))]),
-        );
-        let a = answer(&fake, &id).await;
+        )
+        .await;
         assert!(a.ephemeral() && a.has_png(), "{}", a.content());
         rounds += 1;
         if a.content().starts_with("Checkmate!") {
@@ -958,14 +980,15 @@ async fn puzzles_on_discord_with_move_autocomplete_daily_list_and_streak() {
         .into_iter()
         .find(|&m| !start.gives_check(m))
         .expect("a quiet move");
-    let id = fake.command(
+    let a = command(
+        &fake,
         CAROL,
         "de",
         CHANNEL,
         "move",
         json!([opt("move", 3, json!(quiet.to_string()))]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(a.content().contains("kein Schach"), "{}", a.content());
     let a = answer(&fake, &daily(CAROL)).await;
     assert!(a.has_png(), "{}", a.content());
@@ -974,14 +997,15 @@ async fn puzzles_on_discord_with_move_autocomplete_daily_list_and_streak() {
         let mut solver = MateSolver::new(5_000_000);
         let n = solver.shortest(&pos, 13).expect("in budget").expect("mate");
         let mv = solver.mating_moves(&pos, n).expect("in budget")[0];
-        let id = fake.command(
+        let a = command(
+            &fake,
             CAROL,
             "de",
             CHANNEL,
             "move",
             json!([opt("move", 3, json!(mv.to_string()))]),
-        );
-        let a = answer(&fake, &id).await;
+        )
+        .await;
         if a.content().starts_with("Matt!") {
             assert!(a.content().contains("2. Versuch"), "{}", a.content());
             break;
@@ -989,28 +1013,30 @@ async fn puzzles_on_discord_with_move_autocomplete_daily_list_and_streak() {
         pos = puzzle_position(&db, CAROL);
     }
     assert!(puzzle_state(&db, CAROL).is_none(), "solved");
-    let id = fake.command(
+    let a = command(
+        &fake,
         ALICE,
         "en-US",
         CHANNEL,
         "puzzle",
         json!([opt("mode", 3, json!("list"))]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(!a.ephemeral(), "the daily list is public");
     assert!(
         a.content().contains("1. ") && a.content().contains("2 attempt"),
         "{}",
         a.content()
     );
-    let id = fake.command(
+    let a = command(
+        &fake,
         CAROL,
         "de",
         CHANNEL,
         "puzzle",
         json!([opt("mode", 3, json!("streak"))]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(a.content().contains("1 Tag"), "{}", a.content());
     // The daily puzzle cannot be solved twice.
     let a = answer(&fake, &daily(CAROL)).await;
@@ -1023,7 +1049,8 @@ async fn play_the_computer_with_a_hint_and_an_analysis() {
     let fake = Fake::start().await;
     let (_dir, db) = temp_db();
     let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
-    let id = fake.command(
+    let a = command(
+        &fake,
         ALICE,
         "en-US",
         CHANNEL,
@@ -1032,8 +1059,8 @@ async fn play_the_computer_with_a_hint_and_an_analysis() {
             opt("level", 3, json!("beginner")),
             opt("color", 3, json!("sente"))
         ]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(!a.ephemeral() && a.has_png(), "{}", a.content());
     assert!(
         a.content().contains("komadai (Beginner)"),
@@ -1041,14 +1068,15 @@ async fn play_the_computer_with_a_hint_and_an_analysis() {
         a.content()
     );
     // A move is answered by the computer in the same reply.
-    let id = fake.command(
+    let a = command(
+        &fake,
         ALICE,
         "en-US",
         CHANNEL,
         "move",
         json!([opt("move", 3, json!("P-7f"))]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(a.has_png(), "{}", a.content());
     assert!(
         a.content().contains("komadai (Beginner) played"),
@@ -1056,16 +1084,13 @@ async fn play_the_computer_with_a_hint_and_an_analysis() {
         a.content()
     );
     // A hint, privately, in German.
-    let id = fake.command(ALICE, "de", CHANNEL, "hint", json!([]));
-    let a = answer(&fake, &id).await;
+    let a = command(&fake, ALICE, "de", CHANNEL, "hint", json!([])).await;
     assert!(a.ephemeral(), "{}", a.content());
     assert!(a.content().starts_with("Tipp: "), "{}", a.content());
     // Resign, then the analysis with its graph.
-    let id = fake.command(ALICE, "en-US", CHANNEL, "resign", json!([]));
-    let a = answer(&fake, &id).await;
+    let a = command(&fake, ALICE, "en-US", CHANNEL, "resign", json!([])).await;
     assert!(!a.ephemeral(), "{}", a.content());
-    let id = fake.command(ALICE, "en-US", CHANNEL, "analyze", json!([]));
-    let a = answer(&fake, &id).await;
+    let a = command(&fake, ALICE, "en-US", CHANNEL, "analyze", json!([])).await;
     assert!(a.has_png(), "the evaluation graph is attached");
     assert!(
         a.content().starts_with("Analysis of game #1"),
@@ -1100,31 +1125,26 @@ async fn a_panicking_use_case_gets_an_apology_and_the_bot_stays_up() {
         armed: std::sync::atomic::AtomicBool::new(false),
     });
     let bot = start_bot(&fake, &db, clock.clone(), 1).await;
-    let accept_id = challenge(&fake, ALICE, BOB, "en-US").await;
-    let thread: u64 = accept(&fake, BOB, &accept_id)
-        .await
-        .parse()
-        .expect("thread");
+    let thread = game_thread(&fake, "en-US").await;
     let arm = || clock.armed.store(true, std::sync::atomic::Ordering::SeqCst);
     // /board reads the clock inside its transaction: the panic unwinds
     // through the open transaction and the store's lock.
     arm();
-    let id = fake.command(ALICE, "de", thread, "board", json!([]));
-    let a = answer(&fake, &id).await;
+    let a = command(&fake, ALICE, "de", thread, "board", json!([])).await;
     assert!(a.ephemeral() && !a.has_png(), "{}", a.content());
     assert!(a.content().starts_with("Entschuldigung"), "{}", a.content());
     // Everything still works afterwards: the board, a move, autocomplete.
-    let id = fake.command(ALICE, "en-US", thread, "board", json!([]));
-    let a = answer(&fake, &id).await;
+    let a = command(&fake, ALICE, "en-US", thread, "board", json!([])).await;
     assert!(a.has_png(), "{}", a.content());
-    let id = fake.command(
+    let a = command(
+        &fake,
         ALICE,
         "en-US",
         thread,
         "move",
         json!([opt("move", 3, json!("7g7f"))]),
-    );
-    let a = answer(&fake, &id).await;
+    )
+    .await;
     assert!(a.has_png() && !a.ephemeral(), "{}", a.content());
     let id = fake.autocomplete(
         BOB,
@@ -1243,11 +1263,7 @@ async fn replay_steps_with_buttons_that_edit_the_message() {
     let fake = Fake::start().await;
     let (_dir, db) = temp_db();
     let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
-    let accept_id = challenge(&fake, ALICE, BOB, "en-US").await;
-    let thread: u64 = accept(&fake, BOB, &accept_id)
-        .await
-        .parse()
-        .expect("thread");
+    let thread = game_thread(&fake, "en-US").await;
     for (user, mv) in [(ALICE, "7g7f"), (BOB, "3c3d")] {
         let id = fake.command(
             user,
@@ -1258,8 +1274,7 @@ async fn replay_steps_with_buttons_that_edit_the_message() {
         );
         assert!(answer(&fake, &id).await.has_png());
     }
-    let id = fake.command(BOB, "en-US", thread, "replay", json!([]));
-    let a = answer(&fake, &id).await;
+    let a = command(&fake, BOB, "en-US", thread, "replay", json!([])).await;
     assert!(a.ephemeral() && a.has_png(), "{}", a.content());
     assert!(a.content().contains("ply 2 of 2: ☖P-3d"), "{}", a.content());
     let states = button_states(&a);
