@@ -149,6 +149,23 @@ fn full_rated_game_to_checkmate_changes_ratings() {
     );
     // Every move reply carries the board.
     assert!(out[2..out.len() - 2].iter().all(|v| v["board"].is_string()));
+    // After the end, /export without a game id takes the finished game.
+    let out = c.run(
+        "alice export kif
+alice export gif
+",
+    );
+    assert!(out.iter().all(ok), "{out:#?}");
+    assert!(
+        text(&out[0]).contains("Game #1 as KIF"),
+        "{}",
+        text(&out[0])
+    );
+    assert!(
+        text(&out[1]).contains("Game #1 as GIF"),
+        "{}",
+        text(&out[1])
+    );
 }
 
 #[test]

@@ -1314,6 +1314,24 @@ async fn replay_steps_with_buttons_that_edit_the_message() {
     );
     let disabled: Vec<bool> = button_states(&a.call).iter().map(|s| s.1).collect();
     assert_eq!(disabled, [true, true, false, false]);
+    // The whole game as an animated GIF, privately.
+    let a = command(
+        &fake,
+        BOB,
+        "en-US",
+        thread,
+        "export",
+        json!([opt("format", 3, json!("gif"))]),
+    )
+    .await;
+    assert!(a.ephemeral(), "{}", a.content());
+    assert!(a.content().contains("as GIF"), "{}", a.content());
+    let gif = a
+        .files
+        .iter()
+        .find(|(_, name, _)| name == "komadai-1.gif")
+        .expect("the GIF is attached");
+    assert!(gif.2.starts_with(b"GIF89a"), "a GIF file");
     // The German registration name exists.
     let registered = fake
         .calls()

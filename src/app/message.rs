@@ -424,6 +424,9 @@ pub enum Refusal {
     /// game, so say where the move went).
     #[error("in your puzzle: {0}")]
     InPuzzle(Box<Refusal>),
+    /// The game has more moves than one animation may show.
+    #[error("too long for a GIF")]
+    GifTooLong(usize),
     /// No puzzle in progress.
     #[error("no puzzle in progress")]
     NoActivePuzzle,

@@ -1079,7 +1079,7 @@ impl App {
     ) -> AppResult {
         let mut store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
-            let l = Self::pick_game(tx, caller, game, place)?;
+            let l = Self::pick_game_any(tx, caller, game, place)?;
             let mut rec = GameRecord::from_game(&l.game);
             rec.sente = Some(Self::who(tx, l.row.sente)?.name);
             rec.gote = Some(Self::who(tx, l.row.gote)?.name);
@@ -1106,6 +1106,36 @@ impl App {
             r.attachment = Some((format!("komadai-{}.{ext}", l.row.id), text.into_bytes()));
             Ok(r)
         })
+    }
+
+    /// `/export format:gif`: the whole game as an animated GIF, drawn in the
+    /// caller's piece style and theme from their side. Drawn after the store
+    /// is released (a long game takes a moment).
+    pub fn export_gif(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
+        let (l, view) = {
+            let mut store = self.store()?;
+            store.transaction(|tx| -> AppResult<_> {
+                let l = Self::pick_game_any(tx, caller, game, place)?;
+                let me = Self::player(tx, caller.id)?;
+                let view = Self::board_view(&l, &me);
+                Ok((l, view))
+            })?
+        };
+        let max = crate::render::MAX_GIF_MOVES;
+        if l.game.moves().len() > max {
+            return Err(Refusal::GifTooLong(max).into());
+        }
+        let gif = crate::render::game_gif(l.game.start(), l.game.moves(), &view.render_options())
+            .map_err(|e| AppError::Internal(format!("gif of game {}: {e}", l.row.id)))?;
+        let mut r = Reply::private(
+            Msg::Exported {
+                game_id: l.row.id,
+                format: "GIF".into(),
+            },
+            caller.lang,
+        );
+        r.attachment = Some((format!("komadai-{}.gif", l.row.id), gif));
+        Ok(r)
     }
 
     // --- players ------------------------------------------------------------------

@@ -368,6 +368,9 @@ impl Console {
             }
             "export" => {
                 kv.only(&["game"])?;
+                if kv.positional.first() == Some(&"gif") {
+                    return self.app.export_gif(caller, game, place);
+                }
                 let format = match kv.positional.first().copied().unwrap_or("kif") {
                     "kif" | "kifu" => RecordFormat::Kif,
                     "csa" => RecordFormat::Csa,

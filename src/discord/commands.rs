@@ -288,8 +288,8 @@ pub fn all() -> Vec<CreateCommand> {
     let export = command(
         ("export", "exportieren"),
         (
-            "Download the game record (KIF, CSA or SFEN)",
-            "Lade die Partie herunter (KIF, CSA oder SFEN)",
+            "Download the game record (KIF, CSA, SFEN) or an animated GIF",
+            "Lade die Partie herunter (KIF, CSA, SFEN) oder als animiertes GIF",
         ),
     )
     .add_option(choices(
@@ -302,6 +302,10 @@ pub fn all() -> Vec<CreateCommand> {
             ("kif", ("KIF", "KIF")),
             ("csa", ("CSA", "CSA")),
             ("sfen", ("SFEN + USI moves", "SFEN + USI-Züge")),
+            (
+                "gif",
+                ("Animated GIF of the game", "Animiertes GIF der Partie"),
+            ),
         ],
     ))
     .add_option(game_option());

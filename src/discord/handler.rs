@@ -176,6 +176,7 @@ fn run_command(
         "declare" => app.game_action(caller, game, Action::Declare, place),
         "count" => app.game_action(caller, game, Action::Count, place),
         "takeback" => app.takeback(caller, game, place),
+        "export" if o.str("format") == Some("gif") => app.export_gif(caller, game, place),
         "export" => {
             let format = match o.str("format") {
                 Some("csa") => RecordFormat::Csa,
