@@ -530,3 +530,64 @@ fn the_handicap_ladder_starts_at_six_pieces() {
     );
     assert!(ok(&out[1]), "{}", out[1]);
 }
+
+#[test]
+fn the_learn_course_from_the_pawn_to_a_minishogi_game() {
+    let c = Console::new();
+    let out = c.run(
+        "alice learn\nalice learn 5f5e\nalice learn 9i9h\nalice learn 9i9c+\n\
+         alice learn lesson=11\nalice learn P*4d\nalice:de learn P*4d\nalice learn P*6d\n\
+         alice learn N*4b\nalice learn N*4d\nalice learn P*1b\nalice learn G*3a\nalice learn G*1b\n\
+         alice:de learn G*5b\nalice learn\nalice move 5d5c\nalice learn 5d5c\nalice learn lesson=99\n",
+    );
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(t[0].starts_with("Lesson 1/15 — The pawn."), "{}", t[0]);
+    assert_eq!(out[0]["visibility"], "caller");
+    assert!(out[0]["board"].is_string());
+    assert!(
+        t[1].starts_with("Right: Px5e") && t[1].contains("Lesson 2/15 — The lance"),
+        "{}",
+        t[1]
+    );
+    // A legal but wrong move: a hint, the same lesson.
+    assert!(
+        t[2].contains("is legal, but not the answer") && t[2].contains("all the way"),
+        "{}",
+        t[2]
+    );
+    assert!(t[3].contains("Lesson 3/15 — The knight"), "{}", t[3]);
+    // Skip to the forbidden drops: the rules core names each rule.
+    assert!(
+        t[4].starts_with("Lesson 11/15 — Forbidden drop 1"),
+        "{}",
+        t[4]
+    );
+    assert!(!ok(&out[5]) && t[5].contains("pawn"), "{}", t[5]);
+    assert!(!ok(&out[6]), "{}", t[6]);
+    assert!(t[7].contains("Lesson 12/15"), "{}", t[7]);
+    assert!(!ok(&out[8]), "a knight on the second-last rank: {}", t[8]);
+    assert!(t[9].contains("Lesson 13/15"), "{}", t[9]);
+    assert!(!ok(&out[10]), "a pawn drop that mates: {}", t[10]);
+    assert!(t[11].contains("no mate yet"), "{}", t[11]);
+    assert!(t[12].contains("Lesson 14/15 — A first mate"), "{}", t[12]);
+    assert!(
+        t[13].starts_with("Richtig: G*5b") && t[13].contains("Lektion 15/15 — Eine ganze Partie"),
+        "{}",
+        t[13]
+    );
+    // The last lesson starts a minishogi game against the Beginner.
+    assert!(
+        t[14].contains("Lesson 15/15") && t[14].contains("komadai (Beginner)"),
+        "{}",
+        t[14]
+    );
+    let board = out[14]["board"].as_str().unwrap_or_default();
+    assert_eq!(board.split('/').count(), 5, "a 5×5 board: {board}");
+    assert!(
+        ok(&out[15]) && t[15].contains("alice played P-5c"),
+        "/move plays in the minishogi game: {}",
+        t[15]
+    );
+    assert!(!ok(&out[16]) && t[16].contains("is a game"), "{}", t[16]);
+    assert!(!ok(&out[17]) && t[17].contains("1 to 15"), "{}", t[17]);
+}

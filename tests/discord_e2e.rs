@@ -1382,3 +1382,36 @@ fn a_dotenv_file_configures_the_database() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains(".env"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn learn_with_its_own_move_autocomplete() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let a = command(&fake, CAROL, "de", CHANNEL, "learn", json!([])).await;
+    assert!(a.ephemeral() && a.has_png(), "{}", a.content());
+    assert!(a.content().starts_with("Lektion 1/15"), "{}", a.content());
+    // The `move` option lists the lesson's legal moves (carol has no game).
+    let id = fake.autocomplete(
+        CAROL,
+        "de",
+        CHANNEL,
+        "learn",
+        json!([{"name": "move", "type": 3, "value": "5", "focused": true}]),
+    );
+    let choices = autocomplete_choices(&answer(&fake, &id).await);
+    let values: Vec<&str> = choices.iter().filter_map(|c| c["value"].as_str()).collect();
+    assert!(values.contains(&"5f5e"), "{values:?}");
+    let a = command(
+        &fake,
+        CAROL,
+        "de",
+        CHANNEL,
+        "learn",
+        json!([opt("move", 3, json!("5f5e"))]),
+    )
+    .await;
+    assert!(a.content().starts_with("Richtig"), "{}", a.content());
+    assert!(a.content().contains("Lektion 2/15"), "{}", a.content());
+    bot.shutdown().await;
+}

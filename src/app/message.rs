@@ -171,6 +171,27 @@ pub enum Msg {
         /// Who asks.
         by: Who,
     },
+    /// A lesson of `/learn` (its words come from i18n).
+    Lesson {
+        /// 1-based.
+        number: usize,
+        /// How many lessons.
+        total: usize,
+        /// Which.
+        lesson: super::Lesson,
+    },
+    /// A right answer to a lesson.
+    LessonPassed {
+        /// The move, in the learner's notation.
+        played: String,
+    },
+    /// A legal but wrong answer: try again (with the lesson's hint).
+    LessonTryAgain {
+        /// The move, in the learner's notation.
+        played: String,
+        /// Which lesson.
+        lesson: super::Lesson,
+    },
     /// One position of a replay.
     Replay {
         /// Game id.
@@ -427,6 +448,12 @@ pub enum Refusal {
     /// The game has more moves than one animation may show.
     #[error("too long for a GIF")]
     GifTooLong(usize),
+    /// No lesson with that number.
+    #[error("no such lesson")]
+    NoSuchLesson(usize),
+    /// The last lesson is a game: it takes no move.
+    #[error("the lesson is a game")]
+    LessonIsAGame,
     /// No puzzle in progress.
     #[error("no puzzle in progress")]
     NoActivePuzzle,

@@ -11,6 +11,7 @@
 
 mod computer;
 mod delivery;
+mod learn;
 mod message;
 mod play;
 mod puzzle;
@@ -20,6 +21,7 @@ mod scheduler;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 pub use computer::{computer_id, computer_who, level_from, level_of, ComputerOptions, LADDER};
+pub use learn::{Lesson, LESSONS};
 pub use message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, Who};
 pub use play::{
     handicap_from, handicap_name, rule_from, rule_name, stored_outcome, variant_name, Action,

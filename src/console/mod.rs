@@ -355,6 +355,12 @@ impl Console {
                     .ok_or_else(|| Refusal::BadArgument("game id".into()))?;
                 self.app.rematch(caller, id)
             }
+            "learn" => {
+                kv.only(&["lesson"])?;
+                let text = kv.positional.join(" ");
+                let text = (!text.is_empty()).then_some(text.as_str());
+                self.app.learn(caller, kv.number("lesson")?, text)
+            }
             "replay" => {
                 kv.only(&["game", "ply"])?;
                 kv.no_positional()?;

@@ -257,6 +257,40 @@ fn puzzle() -> CreateCommand {
     .add_option(plies)
 }
 
+fn learn() -> CreateCommand {
+    command(
+        ("learn", "lernen"),
+        (
+            "Learn shogi: the pieces, promotion, drops, a first mate, then a minishogi game",
+            "Lerne Shogi: die Figuren, Beförderung, Einsetzen, ein erstes Matt, dann Minishogi",
+        ),
+    )
+    .add_option(
+        option(
+            CommandOptionType::String,
+            ("move", "zug"),
+            (
+                "Your answer to the current lesson (pick from the list)",
+                "Deine Antwort auf die aktuelle Lektion (aus der Liste wählen)",
+            ),
+        )
+        .set_autocomplete(true)
+        .max_length(100),
+    )
+    .add_option(
+        option(
+            CommandOptionType::Integer,
+            ("lesson", "lektion"),
+            (
+                "Go to this lesson (to repeat or skip)",
+                "Zu dieser Lektion gehen (wiederholen oder überspringen)",
+            ),
+        )
+        .min_int_value(1)
+        .max_int_value(crate::app::LESSONS as u64),
+    )
+}
+
 fn game_command(name: Pair, desc: Pair) -> CreateCommand {
     command(name, desc).add_option(game_option())
 }
@@ -474,6 +508,7 @@ pub fn all() -> Vec<CreateCommand> {
             ),
         ),
         puzzle(),
+        learn(),
         export,
         settings,
         stats,
@@ -502,7 +537,7 @@ mod tests {
     fn every_command_is_valid_and_localised() {
         let json = serde_json::to_value(all()).unwrap_or_default();
         let list = json.as_array().cloned().unwrap_or_default();
-        assert_eq!(list.len(), 18);
+        assert_eq!(list.len(), 19);
         for c in &list {
             let name = c["name"].as_str().unwrap_or("");
             assert!(valid_name(name), "{name}");

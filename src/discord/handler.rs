@@ -235,6 +235,7 @@ fn run_command(
                 app.start_puzzle(caller, PuzzleKind::Random(plies))
             }
         },
+        "learn" => app.learn(caller, o.int("lesson"), o.str("move")),
         "stats" => app.stats(caller, o.user("member").map(|(id, _)| id)),
         "leaderboard" => app.leaderboard(caller, place.guild),
         other => Err(Refusal::UnknownCommand(other.chars().take(40).collect()).into()),
@@ -397,7 +398,7 @@ impl Bot {
         let request = format!("interaction:{}", cmd.id);
         let ephemeral = matches!(
             name.as_str(),
-            "games" | "export" | "settings" | "hint" | "analyze" | "puzzle" | "replay"
+            "games" | "export" | "settings" | "hint" | "analyze" | "puzzle" | "replay" | "learn"
         );
         let app = self.app.clone();
         let lang = caller.lang;
@@ -605,6 +606,7 @@ impl Bot {
             return;
         };
         let field = focused.name.to_string();
+        let command = cmd.data.name.clone();
         let typed: String = focused.value.chars().take(100).collect();
         let caller = caller_of(&cmd.user, cmd.member.as_deref(), &cmd.locale);
         let place = Place {
@@ -632,7 +634,11 @@ impl Bot {
                         resp = resp.add_int_choice(label, l.game_id);
                     }
                 }
-            } else if let Ok(list) = app.move_suggestions(&caller, game, &typed, place, 25) {
+            } else if let Ok(list) = if command == "learn" {
+                app.learn_suggestions(&caller, &typed, 25)
+            } else {
+                app.move_suggestions(&caller, game, &typed, place, 25)
+            } {
                 for (shown, usi) in list.into_iter().take(25) {
                     let label: String = shown.chars().take(100).collect();
                     if !label.is_empty() {

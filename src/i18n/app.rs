@@ -303,6 +303,20 @@ impl Localize for Msg {
             (Msg::TakebackDeclined { game_id }, Lang::De) => format!("Die Zurücknahme in Partie #{game_id} wurde abgelehnt."),
             (Msg::CountOffered { game_id, by }, Lang::En) => format!("{} proposes to count points in game #{game_id} (24-point rule).", name(by)),
             (Msg::CountOffered { game_id, by }, Lang::De) => format!("{} schlägt vor, in Partie #{game_id} die Punkte zu zählen (24-Punkte-Regel).", name(by)),
+            (Msg::Lesson { number, total, lesson }, Lang::En) => {
+                let (title, task, _) = super::lesson_text(*lesson, lang);
+                let answer = if *lesson == crate::app::Lesson::MiniGame { "" } else { " Answer with /learn move:…" };
+                format!("Lesson {number}/{total} — {title}. {task}{answer}")
+            }
+            (Msg::Lesson { number, total, lesson }, Lang::De) => {
+                let (title, task, _) = super::lesson_text(*lesson, lang);
+                let answer = if *lesson == crate::app::Lesson::MiniGame { "" } else { " Antworte mit /lernen zug:…" };
+                format!("Lektion {number}/{total} — {title}. {task}{answer}")
+            }
+            (Msg::LessonPassed { played }, Lang::En) => format!("Right: {played}!"),
+            (Msg::LessonPassed { played }, Lang::De) => format!("Richtig: {played}!"),
+            (Msg::LessonTryAgain { played, lesson }, Lang::En) => format!("{played} is legal, but not the answer. {} Try again.", super::lesson_text(*lesson, lang).2),
+            (Msg::LessonTryAgain { played, lesson }, Lang::De) => format!("{played} ist erlaubt, aber nicht die Lösung. {} Versuch es noch einmal.", super::lesson_text(*lesson, lang).2),
             (Msg::Replay { game_id, ply, total, mv: Some((mover, mv)) }, Lang::En) => {
                 let side = if *mover == crate::shogi::Color::Sente { "☗" } else { "☖" };
                 format!("Game #{game_id}, ply {ply} of {total}: {side}{mv}")
@@ -411,8 +425,8 @@ impl Localize for Msg {
                 duration(*left, lang),
                 utc(*deadline)
             ),
-            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
-            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
             (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::En) => format!(
                 "{}Puzzle {puzzle_id}: mate in {plies} plies, {} to move. Every move must give check; answer with /move.",
                 if *daily { "Daily puzzle. " } else { "" },
@@ -553,6 +567,10 @@ impl Localize for Refusal {
             (Refusal::NoHintInRated, Lang::De) => "Tipps gibt es nur in Freundschaftspartien und gegen den Computer, nie in gewerteten Partien.".into(),
             (Refusal::UnknownCommand(c), Lang::En) => format!("Unknown command “{c}”. Try help."),
             (Refusal::UnknownCommand(c), Lang::De) => format!("Unbekannter Befehl „{c}“. Versuch help."),
+            (Refusal::NoSuchLesson(n), Lang::En) => format!("There are lessons 1 to {n}."),
+            (Refusal::NoSuchLesson(n), Lang::De) => format!("Es gibt die Lektionen 1 bis {n}."),
+            (Refusal::LessonIsAGame, Lang::En) => "The last lesson is a game: start it with /learn and play with /move.".into(),
+            (Refusal::LessonIsAGame, Lang::De) => "Die letzte Lektion ist eine Partie: starte sie mit /lernen und spiele mit /zug.".into(),
             (Refusal::GifTooLong(max), Lang::En) => format!("This game is too long for an animation (at most {max} moves); export it as KIF instead."),
             (Refusal::GifTooLong(max), Lang::De) => format!("Diese Partie ist zu lang für eine Animation (höchstens {max} Züge); exportiere sie stattdessen als KIF."),
             (Refusal::InPuzzle(inner), Lang::En) => format!("In your puzzle: {} (For a move in one of your games, name the game or play in its thread.)", inner.localize(lang)),

@@ -6,8 +6,10 @@
 //! language without its translation fails to compile.
 
 mod app;
+mod learn;
 
 pub use app::{button_label, handicap_label, ladder_rank, utc};
+pub use learn::lesson_text;
 
 use crate::notation::{MoveInputError, ParseMoveError, RecordError, RecordFormat};
 use crate::shogi::{Color, IllegalMove, PieceKind, Square};

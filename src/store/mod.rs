@@ -52,13 +52,14 @@ pub fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0001_initial.sql")),
         M::up(include_str!("../../migrations/0002_challenge_start.sql")),
         M::up(include_str!("../../migrations/0003_puzzles.sql")),
+        M::up(include_str!("../../migrations/0004_learn.sql")),
     ])
 }
 
 /// Number of migrations (the schema version after opening).
 #[must_use]
 pub fn schema_version() -> usize {
-    3
+    4
 }
 
 /// A connection to the database, migrated to the latest schema.
