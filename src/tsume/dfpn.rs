@@ -228,8 +228,9 @@ impl Table {
     }
 
     /// Stores a result. `asked` is the hand the node was searched with
-    /// (its unsolved entry is replaced), `hand` the hand to store.
-    fn put(&mut self, board: u64, asked: Pack, hand: Pack, pn: u32, dn: u32, len: u16, work: u32) {
+    /// (its unsolved entry is replaced); `r.hand` is the hand stored.
+    fn put(&mut self, board: u64, asked: Pack, r: Found, work: u32) {
+        let Found { pn, dn, len, hand } = r;
         let slot = Slot {
             board,
             hand: hand.0,
@@ -276,7 +277,7 @@ impl Table {
             // A full window in a table filling up: make room rather than
             // forget. (Many hands of one board fill a window at any size.)
             self.grow();
-            self.put(board, asked, hand, pn, dn, len, work);
+            self.put(board, asked, r, work);
         } else if let Some(v) = victim {
             self.slots[v] = slot;
         }
@@ -388,16 +389,6 @@ impl Dfpn {
         }
     }
 
-    /// The table's values for a child (cached in [`Child`]).
-    fn look(&self, board: u64, hand: Pack) -> Found {
-        self.tt.get(board, hand).unwrap_or(Found {
-            pn: 1,
-            dn: 1,
-            len: 0,
-            hand,
-        })
-    }
-
     /// Searches `pos` (attacker to move if `or`) until its proof number
     /// reaches `th_pn` or its disproof number `th_dn`, or it is solved, or
     /// the node budget is spent. Returns its values.
@@ -411,8 +402,8 @@ impl Dfpn {
                 // No check: no mate, and none with any hand that adds no
                 // new kind (new kinds could be dropped with check).
                 let mut d = Pack::EMPTY;
-                for i in 0..7 {
-                    d = d.set(i, if hand.count(i) == 0 { 0 } else { MOST[i] });
+                for (i, &most) in MOST.iter().enumerate() {
+                    d = d.set(i, if hand.count(i) == 0 { 0 } else { most });
                 }
                 Found {
                     pn: INF,
@@ -428,7 +419,7 @@ impl Dfpn {
                     hand: self.proof_extra(pos, hand, Pack::EMPTY),
                 }
             };
-            self.tt.put(board, hand, r.hand, r.pn, r.dn, r.len, 1);
+            self.tt.put(board, hand, r, 1);
             return r;
         }
         let start = self.kids.len();
@@ -454,7 +445,27 @@ impl Dfpn {
                     hand: ch,
                 }
             } else {
-                self.look(cb, ch)
+                match self.tt.get(cb, ch) {
+                    Some(f) => f,
+                    // df-pn+: a new defender's node starts with its number
+                    // of evasions as proof number (one expansion early: it
+                    // costs a move count per check, and saves more nodes on
+                    // long mates than it costs on short ones).
+                    None if or => Found {
+                        pn: u32::try_from(pos.after(mv).count_legal_moves())
+                            .unwrap_or(INF - 1)
+                            .clamp(1, INF - 1),
+                        dn: 1,
+                        len: 0,
+                        hand: ch,
+                    },
+                    None => Found {
+                        pn: 1,
+                        dn: 1,
+                        len: 0,
+                        hand: ch,
+                    },
+                }
             };
             self.kids.push(Child {
                 mv,
@@ -592,9 +603,9 @@ impl Dfpn {
                 // Every check fails: the disproof holds for hands inside
                 // every child's disproof hand (undoing the move's change of
                 // hand), without kinds the attacker lacks now.
-                let mut dh = Pack(u32::MAX >> 4);
-                for i in 0..7 {
-                    dh = dh.set(i, MOST[i]);
+                let mut dh = Pack::EMPTY;
+                for (i, &most) in MOST.iter().enumerate() {
+                    dh = dh.set(i, most);
                 }
                 for c in &self.kids[start..end] {
                     let d = match c.mv {
@@ -648,7 +659,7 @@ impl Dfpn {
                 hand,
             }
         };
-        self.tt.put(board, hand, r.hand, r.pn, r.dn, r.len, work);
+        self.tt.put(board, hand, r, work);
         self.kids.truncate(start);
         r
     }
