@@ -423,6 +423,7 @@ impl Dfpn {
             return r;
         }
         let start = self.kids.len();
+        let mut mated = false;
         for &mv in &moves {
             let (cb, ck) = pos.keys_after(mv);
             let ch = if or {
@@ -451,14 +452,31 @@ impl Dfpn {
                     // of evasions as proof number (one expansion early: it
                     // costs a move count per check, and saves more nodes on
                     // long mates than it costs on short ones).
-                    None if or => Found {
-                        pn: u32::try_from(pos.after(mv).count_legal_moves())
-                            .unwrap_or(INF - 1)
-                            .clamp(1, INF - 1),
-                        dn: 1,
-                        len: 0,
-                        hand: ch,
-                    },
+                    None if or && !mated => {
+                        let child = pos.after(mv);
+                        match child.count_legal_moves() {
+                            // Checkmate: proven here, and the other checks
+                            // need no count any more.
+                            0 => {
+                                mated = true;
+                                let f = Found {
+                                    pn: 0,
+                                    dn: INF,
+                                    len: 0,
+                                    hand: self.proof_extra(&child, ch, Pack::EMPTY),
+                                };
+                                // Stored for the main line.
+                                self.tt.put(cb, ch, f, 1);
+                                f
+                            }
+                            n => Found {
+                                pn: u32::try_from(n).unwrap_or(INF - 1).min(INF - 1),
+                                dn: 1,
+                                len: 0,
+                                hand: ch,
+                            },
+                        }
+                    }
                     None => Found {
                         pn: 1,
                         dn: 1,
