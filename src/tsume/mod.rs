@@ -55,10 +55,11 @@ pub enum Verdict {
 /// A mate longer than `max_plies` is reported with df-pn's main line, whose
 /// length is an upper bound, not necessarily the shortest.
 ///
-/// Why this order: plain df-pn wanders into long chains of interpositions on
-/// a few short problems (6 of the 1,020 shipped 5-ply puzzles were still
-/// open after 1,000,000 nodes), while the exact search settles short mates
-/// in a few thousand nodes.
+/// Why this order: the app needs the shortest mate and a main line with
+/// the stubbornest defence, which df-pn does not give (it proves some mate,
+/// not the shortest); the exact search settles short mates in a few
+/// thousand nodes. df-pn (which proves every shipped puzzle within a few
+/// thousand nodes) answers for longer mates and for "no mate".
 #[must_use]
 pub fn solve(pos: &Position, nodes: u64, max_plies: u32) -> Verdict {
     let mut exact = MateSolver::new(nodes);
