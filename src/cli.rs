@@ -82,6 +82,11 @@ pub enum PuzzlesCommand {
         /// Give up after this many candidate positions.
         #[arg(long, default_value_t = 50_000_000)]
         max_candidates: u64,
+        /// Long mates for the benchmark and tests instead of puzzles: the
+        /// shortest mate is `plies` up to `max-plies` long and the first move
+        /// unique; no other puzzle filter (`tsume::generate::judge_long`).
+        #[arg(long)]
+        max_plies: Option<u32>,
     },
 }
 
@@ -162,14 +167,25 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
             count,
             seed,
             max_candidates,
+            max_plies,
         }) => {
             if plies % 2 == 0 {
                 return Err("plies must be odd".into());
             }
-            let (found, rejects) =
-                crate::tsume::generate::generate(plies, count, seed, max_candidates, |n, t| {
-                    eprintln!("found {n} after {t} candidates");
-                });
+            let report = |n, t| eprintln!("found {n} after {t} candidates");
+            let (found, rejects) = match max_plies {
+                None => {
+                    crate::tsume::generate::generate(plies, count, seed, max_candidates, report)
+                }
+                Some(most) => crate::tsume::generate::generate_long(
+                    plies,
+                    most,
+                    count,
+                    seed,
+                    max_candidates,
+                    report,
+                ),
+            };
             for p in &found {
                 writeln!(out, "{}", p.tsv_line())?;
             }

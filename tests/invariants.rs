@@ -75,6 +75,15 @@ fn check_position(pos: &Position) {
         "incremental key in {text}"
     );
     assert_eq!(pos.key(), back.key());
+    // The keys a mate search looks children up by, without playing the move.
+    for &m in &legal {
+        let after = pos.after(m);
+        assert_eq!(
+            pos.keys_after(m),
+            (after.board_key(), after.key()),
+            "keys after {m} in {text}"
+        );
+    }
 }
 
 /// Random games biased towards captures, drops, promotions and checks.

@@ -1,8 +1,20 @@
 #!/usr/bin/env bash
-# Side by side in one run: komadai's tsume solver (criterion, benches/tsume.rs)
-# and cshogi's DfPn (scripts/puzzles/bench_cshogi.py) on the same positions.
+# Side by side in one run, on the same positions: komadai's df-pn
+# (examples/tsume_bench.rs) and cshogi's DfPn (scripts/puzzles/bench_cshogi.py).
+# Both only prove mate (a fresh searcher per position, node limit 10M,
+# median total of 5 runs); komadai's `solve` (shortest mate and main line,
+# which cshogi is not asked for) is printed for reference. cshogi runs
+# before and after komadai, so that a change of machine load shows.
+# Then the criterion benchmark (benches/tsume.rs) unless --quick.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-python3 scripts/puzzles/bench_cshogi.py data/puzzles.tsv data/tsume_hard.tsv
-cargo bench --bench tsume
-python3 scripts/puzzles/bench_cshogi.py data/puzzles.tsv data/tsume_hard.tsv
+sets=(data/puzzles.tsv data/tsume_hard.tsv)
+cargo build --release --quiet --example tsume_bench
+uptime
+python3 scripts/puzzles/bench_cshogi.py "${sets[@]}"
+"${CARGO_TARGET_DIR:-target}/release/examples/tsume_bench" "${sets[@]}"
+python3 scripts/puzzles/bench_cshogi.py "${sets[@]}"
+uptime
+if [[ "${1:-}" != "--quick" ]]; then
+    cargo bench --bench tsume
+fi

@@ -14,8 +14,8 @@ mod sfen;
 mod types;
 
 pub use bitboard::{
-    attacks, between, bishop_attacks, king_attacks, lance_attacks, line, rook_attacks,
-    step_attacks, Bitboard,
+    attacks, between, bishop_attacks, bishop_pseudo, king_attacks, lance_attacks, lance_ray, line,
+    rook_attacks, rook_pseudo, step_attacks, Bitboard,
 };
 pub use game::{
     count_points, declaration_check, DeclarationMissing, DrawReason, EnteringKingRule, Game,

@@ -1,30 +1,309 @@
 //! Df-pn: depth-first proof-number search (Nagai 2002) over attacker checks
-//! and defender evasions, with a transposition table keyed by the Zobrist key.
+//! and defender evasions.
 //!
-//! Written in the phi/delta form: at an attacker (OR) node phi is the proof
-//! number and delta the disproof number; at a defender (AND) node the other way
-//! round. Then for every node phi = min over children of delta and delta = sum
-//! over children of phi, and one routine serves both kinds of node.
+//! What makes it fast on tsume:
+//! - **Hand domination.** The table is keyed by the board (and side to
+//!   move) and stores the attacker's hand next to each result. A position
+//!   proven with hand `h` is proven for every hand that holds at least `h`;
+//!   one disproven with `h` is disproven for every hand that holds at most
+//!   `h`. Within one search the number of pieces of each kind is fixed, so a
+//!   bigger attacker hand is a smaller defender hand.
+//! - **Proof and disproof hands.** A proof is stored with the smallest hand
+//!   it needs (the pieces the attacker actually drops, minus what it
+//!   captures on the way), a disproof with the biggest hand it holds for.
+//!   After a futile interposition and its capture the board is the same
+//!   whichever piece was dropped, so one proof settles all of them.
+//! - **Threshold control.** The 1+ε trick (a child may run until its proof
+//!   number is a quarter above the second best's) cuts the switching
+//!   between siblings.
+//! - **No allocation in the hot path.** Children live on one shared stack,
+//!   with their keys computed without playing the move and their last
+//!   values cached; the table is one flat vector with linear probing.
 //!
 //! A position repeated on the current path counts as "no mate" (perpetual
-//! check loses for the attacker). Such results are path-dependent and are not
-//! stored in the table.
+//! check loses for the attacker). Such a disproof depends on the path (the
+//! graph-history interaction); it is stored like any other, with the hand
+//! it was found with, which may in rare cases hide a mate reached by
+//! another path, never invent one.
 
-use super::{checks, KeyMap};
-use crate::shogi::{Move, Position};
+use super::checks;
+use crate::shogi::{between, Hand, Move, PieceKind, Position};
 
-/// "Infinite" proof or disproof number.
+/// "Infinite" proof or disproof number; unsolved numbers stay below it.
 const INF: u32 = 1 << 28;
+/// What an attacker's move adds to the proof number of an unsolved child:
+/// a chain of only-moves then still costs one per move, which keeps the
+/// search from following long forced chains while a short mate waits.
+const STEP: u32 = 1;
+
+/// A child's proof number as its attacker's node counts it.
+#[inline]
+fn step(pn: u32) -> u32 {
+    if pn == 0 || pn >= INF {
+        pn
+    } else {
+        pn + STEP
+    }
+}
+
 /// The most plies a main line is followed out of the table.
 const MAX_LINE: usize = 1024;
 
-#[derive(Clone, Copy, Debug)]
-struct Entry {
+// ---------------------------------------------------------------------------
+// Hands packed into one word: a field per hand kind with a guard bit above,
+// so that "holds at least" is one subtraction.
+
+/// Bit offset of each hand kind's field (pawn first, as `PieceKind::HAND`).
+const SHIFT: [u32; 7] = [0, 6, 10, 14, 18, 22, 25];
+/// Width mask of each field (pawns up to 18, others up to 4, bishop and rook 2).
+const WIDTH: [u32; 7] = [0x1f, 7, 7, 7, 7, 3, 3];
+/// The guard bits above the fields.
+const GUARD: u32 = 1 << 5 | 1 << 9 | 1 << 13 | 1 << 17 | 1 << 21 | 1 << 24 | 1 << 27;
+/// The most pieces of each hand kind in a game.
+const MOST: [u32; 7] = [18, 4, 4, 4, 4, 2, 2];
+
+/// An attacker's hand, packed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pack(u32);
+
+impl Pack {
+    const EMPTY: Pack = Pack(0);
+
+    fn of(hand: &Hand) -> Pack {
+        let mut v = 0;
+        for (i, &k) in PieceKind::HAND.iter().enumerate() {
+            v |= u32::from(hand.count(k)) << SHIFT[i];
+        }
+        Pack(v)
+    }
+
+    #[inline]
+    fn count(self, i: usize) -> u32 {
+        self.0 >> SHIFT[i] & WIDTH[i]
+    }
+
+    #[inline]
+    fn set(self, i: usize, n: u32) -> Pack {
+        Pack(self.0 & !(WIDTH[i] << SHIFT[i]) | n << SHIFT[i])
+    }
+
+    /// Holds at least as many pieces of every kind as `o`.
+    #[inline]
+    fn covers(self, o: Pack) -> bool {
+        self.0.wrapping_sub(o.0) & GUARD == 0
+    }
+
+    #[inline]
+    fn add(self, i: usize) -> Pack {
+        Pack(self.0 + (1 << SHIFT[i]))
+    }
+
+    #[inline]
+    fn sub(self, i: usize) -> Pack {
+        if self.count(i) > 0 {
+            Pack(self.0 - (1 << SHIFT[i]))
+        } else {
+            self
+        }
+    }
+
+    fn max(self, o: Pack) -> Pack {
+        let mut r = self;
+        for i in 0..7 {
+            if o.count(i) > r.count(i) {
+                r = r.set(i, o.count(i));
+            }
+        }
+        r
+    }
+
+    fn min(self, o: Pack) -> Pack {
+        let mut r = self;
+        for i in 0..7 {
+            if o.count(i) < r.count(i) {
+                r = r.set(i, o.count(i));
+            }
+        }
+        r
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The transposition table.
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    board: u64,
+    hand: u32,
     pn: u32,
     dn: u32,
-    /// For proven nodes: the length in plies of the proof's mate.
-    len: u32,
+    /// For proven entries: the length in plies of the proof's mate.
+    len: u16,
+    used: bool,
+    /// Nodes spent below this entry (what replacement keeps).
+    work: u32,
 }
+
+/// What the table knows of one position.
+#[derive(Clone, Copy, Debug)]
+struct Found {
+    pn: u32,
+    dn: u32,
+    len: u16,
+    /// The proof hand (proven), disproof hand (disproven) or the asked hand.
+    hand: Pack,
+}
+
+/// Positions that share a board land in one window of this many slots.
+const WINDOW: usize = 8;
+const FIRST_SLOTS: usize = 1 << 10;
+const MOST_SLOTS: usize = 1 << 22;
+
+struct Table {
+    slots: Vec<Slot>,
+    filled: usize,
+    most: usize,
+}
+
+impl Table {
+    fn new(node_limit: u64) -> Table {
+        let want = usize::try_from(node_limit.saturating_mul(2))
+            .unwrap_or(MOST_SLOTS)
+            .clamp(FIRST_SLOTS, MOST_SLOTS)
+            .next_power_of_two();
+        Table {
+            slots: vec![Slot::default(); FIRST_SLOTS],
+            filled: 0,
+            most: want,
+        }
+    }
+
+    #[inline]
+    fn home(&self, board: u64) -> usize {
+        // The low bits of a Zobrist key are as good as any.
+        (board as usize) & (self.slots.len() - 1)
+    }
+
+    fn get(&self, board: u64, hand: Pack) -> Option<Found> {
+        let mask = self.slots.len() - 1;
+        let home = self.home(board);
+        let mut exact = None;
+        for j in 0..WINDOW {
+            let s = &self.slots[(home + j) & mask];
+            if !s.used {
+                break;
+            }
+            if s.board != board {
+                continue;
+            }
+            let h = Pack(s.hand);
+            if s.pn == 0 {
+                if hand.covers(h) {
+                    return Some(Found {
+                        pn: 0,
+                        dn: INF,
+                        len: s.len,
+                        hand: h,
+                    });
+                }
+            } else if s.dn == 0 {
+                if h.covers(hand) {
+                    return Some(Found {
+                        pn: INF,
+                        dn: 0,
+                        len: 0,
+                        hand: h,
+                    });
+                }
+            } else if h == hand {
+                exact = Some(Found {
+                    pn: s.pn,
+                    dn: s.dn,
+                    len: 0,
+                    hand,
+                });
+            }
+        }
+        exact
+    }
+
+    /// Stores a result. `asked` is the hand the node was searched with
+    /// (its unsolved entry is replaced); `r.hand` is the hand stored.
+    fn put(&mut self, board: u64, asked: Pack, r: Found, work: u32) {
+        let Found { pn, dn, len, hand } = r;
+        let slot = Slot {
+            board,
+            hand: hand.0,
+            pn,
+            dn,
+            len,
+            used: true,
+            work,
+        };
+        let mask = self.slots.len() - 1;
+        let home = self.home(board);
+        let mut victim: Option<usize> = None;
+        for j in 0..WINDOW {
+            let i = (home + j) & mask;
+            let s = self.slots[i];
+            if !s.used {
+                self.slots[i] = slot;
+                self.filled += 1;
+                if self.filled * 4 > self.slots.len() * 3 && self.slots.len() < self.most {
+                    self.grow();
+                }
+                return;
+            }
+            if s.board == board {
+                let h = Pack(s.hand);
+                let unsolved = s.pn != 0 && s.dn != 0;
+                // The same hand, or an unsolved entry the new result settles.
+                let settled = (unsolved && h == asked)
+                    || (pn == 0 && unsolved && h.covers(hand))
+                    || (dn == 0 && unsolved && hand.covers(h))
+                    || (h == hand && (unsolved || pn == 0 || dn == 0));
+                if settled {
+                    self.slots[i] = slot;
+                    return;
+                }
+            }
+            // Replace unsolved entries before solved ones, little work first.
+            let rank = |s: &Slot| (s.pn == 0 || s.dn == 0, s.work);
+            if victim.is_none_or(|v| rank(&s) < rank(&self.slots[v])) {
+                victim = Some(i);
+            }
+        }
+        if self.slots.len() < self.most && self.filled * 4 > self.slots.len() {
+            // A full window in a table filling up: make room rather than
+            // forget. (Many hands of one board fill a window at any size.)
+            self.grow();
+            self.put(board, asked, r, work);
+        } else if let Some(v) = victim {
+            self.slots[v] = slot;
+        }
+    }
+
+    fn grow(&mut self) {
+        let bigger = vec![Slot::default(); self.slots.len() * 2];
+        let old = std::mem::replace(&mut self.slots, bigger);
+        self.filled = 0;
+        let mask = self.slots.len() - 1;
+        for s in old.into_iter().filter(|s| s.used) {
+            let home = (s.board as usize) & mask;
+            for j in 0..WINDOW {
+                let i = (home + j) & mask;
+                if !self.slots[i].used {
+                    self.slots[i] = s;
+                    self.filled += 1;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The search.
 
 /// The result of [`Dfpn::prove`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,12 +322,37 @@ pub enum Proof {
     Unknown,
 }
 
+/// One child of the node being searched, with its last known values.
+#[derive(Clone, Copy)]
+struct Child {
+    mv: Move,
+    /// The attacker's hand in the child.
+    hand: Pack,
+    pn: u32,
+    dn: u32,
+    len: u16,
+    /// Proof or disproof hand once solved.
+    solved_hand: Pack,
+}
+
 /// A df-pn mate searcher with its transposition table and node budget.
 pub struct Dfpn {
-    tt: KeyMap<Entry>,
+    tt: Table,
+    /// Keys of the positions on the current path.
     path: Vec<u64>,
+    /// The children of every node on the path, one block per node.
+    kids: Vec<Child>,
     nodes: u64,
     limit: u64,
+}
+
+/// The hand kind captured by `mv`, if it captures.
+#[inline]
+fn captured(pos: &Position, mv: Move) -> Option<usize> {
+    match mv {
+        Move::Normal { to, .. } => pos.piece_at(to).map(|p| p.kind.unpromote().index()),
+        Move::Drop { .. } => None,
+    }
 }
 
 impl Dfpn {
@@ -56,8 +360,9 @@ impl Dfpn {
     #[must_use]
     pub fn new(node_limit: u64) -> Dfpn {
         Dfpn {
-            tt: KeyMap::default(),
+            tt: Table::new(node_limit),
             path: Vec::new(),
+            kids: Vec::new(),
             nodes: 0,
             limit: node_limit,
         }
@@ -71,167 +376,414 @@ impl Dfpn {
 
     /// Proves or disproves mate for the side to move (the attacker).
     pub fn prove(&mut self, root: &Position) -> Proof {
-        self.mid(root, true, INF, INF);
-        let e = self.entry(root.key());
-        if e.pn == 0 {
+        let hand = Pack::of(root.hand(root.side_to_move()));
+        let r = self.mid(root, hand, true, INF, INF);
+        if r.pn == 0 {
             Proof::Mate {
                 line: self.line(root),
             }
-        } else if e.dn == 0 {
+        } else if r.dn == 0 {
             Proof::NoMate
         } else {
             Proof::Unknown
         }
     }
 
-    fn entry(&self, key: u64) -> Entry {
-        self.tt.get(&key).copied().unwrap_or(Entry {
-            pn: 1,
-            dn: 1,
-            len: 0,
-        })
-    }
-
-    /// (phi, delta) of a child, seen from the child (its own kind of node).
-    fn child_values(&self, key: u64, child_is_or: bool) -> (u32, u32, u32) {
-        let e = if self.path.contains(&key) {
-            // Repetition: no mate along this path.
-            Entry {
-                pn: INF,
-                dn: 0,
-                len: 0,
-            }
-        } else {
-            self.entry(key)
-        };
-        if child_is_or {
-            (e.pn, e.dn, e.len)
-        } else {
-            (e.dn, e.pn, e.len)
-        }
-    }
-
-    fn mid(&mut self, pos: &Position, or: bool, th_phi: u32, th_delta: u32) {
+    /// Searches `pos` (attacker to move if `or`) until its proof number
+    /// reaches `th_pn` or its disproof number `th_dn`, or it is solved, or
+    /// the node budget is spent. Returns its values.
+    fn mid(&mut self, pos: &Position, hand: Pack, or: bool, th_pn: u32, th_dn: u32) -> Found {
         self.nodes += 1;
-        let key = pos.key();
+        let start_nodes = self.nodes;
+        let board = pos.board_key();
         let moves = if or { checks(pos) } else { pos.legal_moves() };
         if moves.is_empty() {
-            // OR: no check, no mate. AND: no evasion, mated.
-            let e = if or {
-                Entry {
+            let r = if or {
+                // No check: no mate, and none with any hand that adds no
+                // new kind (new kinds could be dropped with check).
+                let mut d = Pack::EMPTY;
+                for (i, &most) in MOST.iter().enumerate() {
+                    d = d.set(i, if hand.count(i) == 0 { 0 } else { most });
+                }
+                Found {
                     pn: INF,
                     dn: 0,
                     len: 0,
+                    hand: d,
                 }
             } else {
-                Entry {
+                Found {
                     pn: 0,
                     dn: INF,
                     len: 0,
+                    hand: self.proof_extra(pos, hand, Pack::EMPTY),
                 }
             };
-            self.tt.insert(key, e);
-            return;
+            self.tt.put(board, hand, r, 1);
+            return r;
         }
-        let children: Vec<(Position, u64)> = moves
-            .iter()
-            .map(|&m| {
-                let p = pos.after(m);
-                let k = p.key();
-                (p, k)
-            })
-            .collect();
-        self.path.push(key);
-        loop {
-            // phi = min child delta, delta = sum child phi.
-            let mut phi = INF;
-            let mut delta: u32 = 0;
-            let mut best = 0;
-            let mut best_phi = 0;
-            let mut delta2 = INF;
-            let mut len_pick: Option<u32> = None;
-            let mut all_solved_len = 0;
-            for (i, (_, k)) in children.iter().enumerate() {
-                let (cphi, cdelta, clen) = self.child_values(*k, !or);
-                if cdelta < phi {
-                    delta2 = phi;
-                    phi = cdelta;
-                    best = i;
-                    best_phi = cphi;
-                } else if cdelta < delta2 {
-                    delta2 = cdelta;
+        let start = self.kids.len();
+        let mut mated = false;
+        for &mv in &moves {
+            let (cb, ck) = pos.keys_after(mv);
+            let ch = if or {
+                match mv {
+                    Move::Drop { kind, .. } => hand.sub(kind.index()),
+                    Move::Normal { .. } => match captured(pos, mv) {
+                        Some(k) => hand.add(k),
+                        None => hand,
+                    },
                 }
-                delta = (delta + cphi).min(INF);
-                // Lengths of proven children (for the proof's main line).
-                if or && cdelta == 0 {
-                    len_pick = Some(len_pick.map_or(clen, |l: u32| l.min(clen)));
+            } else {
+                hand
+            };
+            let f = if self.path.contains(&ck) || ck == pos.key() {
+                // Repetition: no mate along this path.
+                Found {
+                    pn: INF,
+                    dn: 0,
+                    len: 0,
+                    hand: ch,
                 }
-                if !or {
-                    all_solved_len = all_solved_len.max(clen);
-                }
-            }
-            let stop = phi >= th_phi || delta >= th_delta || self.nodes >= self.limit;
-            if stop {
-                let (pn, dn) = if or { (phi, delta) } else { (delta, phi) };
-                let len = if pn == 0 {
-                    1 + if or {
-                        len_pick.unwrap_or(0)
-                    } else {
-                        all_solved_len
+            } else {
+                match self.tt.get(cb, ch) {
+                    Some(f) => f,
+                    // df-pn+: a new defender's node starts with its number
+                    // of evasions as proof number (one expansion early: it
+                    // costs a move count per check, and saves more nodes on
+                    // long mates than it costs on short ones).
+                    None if or && !mated => {
+                        let child = pos.after(mv);
+                        match child.count_legal_moves() {
+                            // Checkmate: proven here, and the other checks
+                            // need no count any more.
+                            0 => {
+                                mated = true;
+                                let f = Found {
+                                    pn: 0,
+                                    dn: INF,
+                                    len: 0,
+                                    hand: self.proof_extra(&child, ch, Pack::EMPTY),
+                                };
+                                // Stored for the main line.
+                                self.tt.put(cb, ch, f, 1);
+                                f
+                            }
+                            n => Found {
+                                pn: u32::try_from(n).unwrap_or(INF - 1).min(INF - 1),
+                                dn: 1,
+                                len: 0,
+                                hand: ch,
+                            },
+                        }
                     }
-                } else {
-                    0
-                };
-                // A disproof that rests on a repetition is path-dependent
-                // (the graph-history interaction); it is stored like any
-                // other, which may in rare cases hide a mate reached by
-                // another path, never invent one.
-                self.tt.insert(key, Entry { pn, dn, len });
-                break;
-            }
-            let c_th_phi = th_delta - delta + best_phi;
-            let c_th_delta = th_phi.min(delta2.saturating_add(1));
-            self.mid(&children[best].0, !or, c_th_phi, c_th_delta);
+                    None => Found {
+                        pn: 1,
+                        dn: 1,
+                        len: 0,
+                        hand: ch,
+                    },
+                }
+            };
+            self.kids.push(Child {
+                mv,
+                hand: ch,
+                pn: f.pn,
+                dn: f.dn,
+                len: f.len,
+                solved_hand: f.hand,
+            });
         }
+        let end = self.kids.len();
+        if !or {
+            // Drops on one square side by side (see the proof number below).
+            self.kids[start..end].sort_by_key(|c| match c.mv {
+                Move::Drop { to, .. } => 1 + to.index(),
+                Move::Normal { .. } => 0,
+            });
+        }
+        self.path.push(pos.key());
+        let (pn, dn) = loop {
+            // OR: pn = min, dn = sum. AND: pn = sum, dn = min.
+            let mut best = start;
+            let mut min1 = INF + 1;
+            let mut min2 = INF + 1;
+            let mut sum: u32 = 0;
+            // At a defender's node, interpositions by drop on one square
+            // count once, with the largest proof number among them: after
+            // the capture the board is the same, so one proof (with its
+            // proof hand) usually settles them all.
+            let mut drop_sq = usize::MAX;
+            let mut drop_max = 0;
+            for i in start..end {
+                let c = &self.kids[i];
+                let (m, s) = if or { (step(c.pn), c.dn) } else { (c.dn, c.pn) };
+                if m < min1 {
+                    min2 = min1;
+                    min1 = m;
+                    best = i;
+                } else if m < min2 {
+                    min2 = m;
+                }
+                match c.mv {
+                    Move::Drop { to, .. } if !or => {
+                        if to.index() == drop_sq {
+                            drop_max = drop_max.max(s);
+                        } else {
+                            sum = sum.saturating_add(drop_max);
+                            drop_sq = to.index();
+                            drop_max = s;
+                        }
+                    }
+                    _ => sum = sum.saturating_add(s),
+                }
+            }
+            sum = sum.saturating_add(drop_max);
+            let min1 = min1.min(INF);
+            let sum = if min1 == 0 { INF } else { sum.min(INF - 1) };
+            let (pn, dn) = if or { (min1, sum) } else { (sum, min1) };
+            if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.nodes >= self.limit {
+                break (pn, dn);
+            }
+            // The 1+ε trick: the best child may run a quarter past the
+            // second best before the search switches.
+            let second = min2.min(INF);
+            let switch = second
+                .saturating_add(1)
+                .max(second.saturating_add(second / 4));
+            let c = self.kids[best];
+            let (c_th_pn, c_th_dn) = if or {
+                (th_pn.min(switch) - STEP, th_dn - dn + c.dn)
+            } else {
+                // What the child adds to the sum: its own proof number, or
+                // its group's largest for a drop.
+                let part = match c.mv {
+                    Move::Drop { to, .. } => self.kids[start..end]
+                        .iter()
+                        .filter(|k| k.mv.is_drop() && k.mv.to() == to)
+                        .map(|k| k.pn)
+                        .max()
+                        .unwrap_or(c.pn),
+                    Move::Normal { .. } => c.pn,
+                };
+                (th_pn - pn + part, th_dn.min(switch))
+            };
+            let child = pos.after(c.mv);
+            let r = self.mid(&child, c.hand, !or, c_th_pn.min(INF), c_th_dn.min(INF));
+            let c = &mut self.kids[best];
+            c.pn = r.pn;
+            c.dn = r.dn;
+            c.len = r.len;
+            c.solved_hand = r.hand;
+        };
         self.path.pop();
+        let work = u32::try_from(self.nodes - start_nodes + 1).unwrap_or(u32::MAX);
+        let r = if pn == 0 {
+            if or {
+                // The shortest proven check; its proof hand, plus what it
+                // drops, minus what it captures.
+                let mut pick: Option<Child> = None;
+                for c in &self.kids[start..end] {
+                    if c.pn == 0 && pick.is_none_or(|p| c.len < p.len) {
+                        pick = Some(*c);
+                    }
+                }
+                let c = pick.expect("a proven child");
+                let ph = match c.mv {
+                    Move::Drop { kind, .. } => c.solved_hand.add(kind.index()),
+                    Move::Normal { .. } => match captured(pos, c.mv) {
+                        Some(k) => c.solved_hand.sub(k),
+                        None => c.solved_hand,
+                    },
+                };
+                Found {
+                    pn: 0,
+                    dn: INF,
+                    len: c.len.saturating_add(1),
+                    hand: ph.min(hand),
+                }
+            } else {
+                let mut ph = Pack::EMPTY;
+                let mut len = 0;
+                for c in &self.kids[start..end] {
+                    ph = ph.max(c.solved_hand);
+                    len = len.max(c.len);
+                }
+                Found {
+                    pn: 0,
+                    dn: INF,
+                    len: len.saturating_add(1),
+                    hand: self.proof_extra(pos, hand, ph),
+                }
+            }
+        } else if dn == 0 {
+            if or {
+                // Every check fails: the disproof holds for hands inside
+                // every child's disproof hand (undoing the move's change of
+                // hand), without kinds the attacker lacks now.
+                let mut dh = Pack::EMPTY;
+                for (i, &most) in MOST.iter().enumerate() {
+                    dh = dh.set(i, most);
+                }
+                for c in &self.kids[start..end] {
+                    let d = match c.mv {
+                        Move::Drop { kind, .. } => c.solved_hand.add(kind.index()),
+                        Move::Normal { .. } => match captured(pos, c.mv) {
+                            Some(k) => c.solved_hand.sub(k),
+                            None => c.solved_hand,
+                        },
+                    };
+                    dh = dh.min(d);
+                }
+                for i in 0..7 {
+                    if hand.count(i) == 0 {
+                        dh = dh.set(i, 0);
+                    }
+                }
+                Found {
+                    pn: INF,
+                    dn: 0,
+                    len: 0,
+                    hand: dh.max(hand),
+                }
+            } else {
+                let c = self.kids[start..end]
+                    .iter()
+                    .find(|c| c.dn == 0)
+                    .copied()
+                    .expect("a disproven child");
+                // A drop needs the defender to keep that piece: the
+                // attacker may not hold more of it than now.
+                let dh = match c.mv {
+                    Move::Drop { kind, .. } => {
+                        let i = kind.index();
+                        c.solved_hand
+                            .set(i, c.solved_hand.count(i).min(hand.count(i)))
+                    }
+                    Move::Normal { .. } => c.solved_hand,
+                };
+                Found {
+                    pn: INF,
+                    dn: 0,
+                    len: 0,
+                    hand: dh.max(hand),
+                }
+            }
+        } else {
+            Found {
+                pn,
+                dn,
+                len: 0,
+                hand,
+            }
+        };
+        self.tt.put(board, hand, r, work);
+        self.kids.truncate(start);
+        r
+    }
+
+    /// A defender's node is mated with the proof hand `ph` of its evasions.
+    /// If the check could be blocked by a drop, every kind the defender
+    /// lacks must stay out of its hand: the attacker keeps all of those.
+    fn proof_extra(&self, pos: &Position, hand: Pack, ph: Pack) -> Pack {
+        let defender = pos.side_to_move();
+        let blockable = match (pos.king_square(defender), pos.checkers().first()) {
+            (Some(k), Some(c)) if !pos.checkers().more_than_one() => between(k, c).is_any(),
+            _ => false,
+        };
+        if !blockable {
+            return ph;
+        }
+        let theirs = pos.hand(defender);
+        let mut r = ph;
+        for (i, &k) in PieceKind::HAND.iter().enumerate() {
+            if theirs.count(k) == 0 && hand.count(i) > r.count(i) {
+                r = r.set(i, hand.count(i));
+            }
+        }
+        r
     }
 
     /// The proof's main line from the table.
     fn line(&self, root: &Position) -> Vec<Move> {
         let mut out = Vec::new();
         let mut pos = root.clone();
+        let mut hand = Pack::of(root.hand(root.side_to_move()));
         let mut or = true;
+        let mut seen = vec![pos.key()];
         while out.len() < MAX_LINE {
             let moves = if or { checks(&pos) } else { pos.legal_moves() };
-            let mut pick: Option<(Move, u32)> = None;
+            let mut pick: Option<(Move, u16, Pack)> = None;
             for &m in &moves {
-                let e = self.entry(pos.after(m).key());
-                if e.pn != 0 {
+                let (cb, ck) = pos.keys_after(m);
+                if seen.contains(&ck) {
+                    continue;
+                }
+                let ch = if or {
+                    match m {
+                        Move::Drop { kind, .. } => hand.sub(kind.index()),
+                        Move::Normal { .. } => match captured(&pos, m) {
+                            Some(k) => hand.add(k),
+                            None => hand,
+                        },
+                    }
+                } else {
+                    hand
+                };
+                let Some(f) = self.tt.get(cb, ch) else {
+                    continue;
+                };
+                if f.pn != 0 {
                     continue;
                 }
                 let better = match pick {
                     None => true,
-                    Some((_, l)) => {
+                    Some((_, l, _)) => {
                         if or {
-                            e.len < l
+                            f.len < l
                         } else {
-                            e.len > l
+                            f.len > l
                         }
                     }
                 };
                 if better {
-                    pick = Some((m, e.len));
+                    pick = Some((m, f.len, ch));
                 }
             }
             match pick {
-                Some((m, _)) => {
+                Some((m, _, ch)) => {
                     out.push(m);
                     pos.play_unchecked(m);
+                    seen.push(pos.key());
+                    hand = ch;
                     or = !or;
                 }
                 None => break,
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_hands_compare_per_kind() {
+        let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2R18P 1").unwrap();
+        let a = Pack::of(p.hand(p.side_to_move()));
+        let b = Pack::EMPTY.add(6).add(0);
+        assert!(a.covers(b));
+        assert!(!b.covers(a));
+        assert!(a.covers(a));
+        let c = Pack::EMPTY.add(4);
+        assert!(!a.covers(c));
+        assert!(!c.covers(b));
+        assert_eq!(a.count(0), 18);
+        assert_eq!(a.count(6), 2);
+        assert_eq!(a.sub(0).count(0), 17);
+        assert_eq!(b.max(c), b.add(4));
+        assert_eq!(a.min(b), b);
     }
 }

@@ -142,6 +142,12 @@ pub fn judge(pos: &Position, plies: u32, nodes: u64) -> Result<Puzzle, Reject> {
 /// drawn setup is illegal.
 #[must_use]
 pub fn candidate(rng: &mut fastrand::Rng) -> Option<Position> {
+    candidate_with(rng, 3)
+}
+
+/// [`candidate`] with up to `most_in_hand` pieces in the attacker's hand
+/// (the same draws as [`candidate`] for 3).
+fn candidate_with(rng: &mut fastrand::Rng, most_in_hand: usize) -> Option<Position> {
     let mut board: [Option<(Color, PieceKind)>; 81] = [None; 81];
     let at = |f: i32, r: i32| -> Option<usize> {
         if (1..=9).contains(&f) && (1..=9).contains(&r) {
@@ -225,7 +231,7 @@ pub fn candidate(rng: &mut fastrand::Rng) -> Option<Position> {
         PieceKind::Rook,
     ];
     let mut hand = [0u8; 7];
-    for _ in 0..rng.usize(0..=3) {
+    for _ in 0..rng.usize(0..=most_in_hand) {
         let k = HAND[rng.usize(..HAND.len())];
         hand[k.index()] += 1;
     }
@@ -290,6 +296,86 @@ pub fn generate(
             continue;
         };
         match judge(&pos, plies, CANDIDATE_NODES) {
+            Ok(p) => {
+                if seen.insert(p.id.clone()) {
+                    out.push(p);
+                    progress(out.len(), tried);
+                } else {
+                    *rejects.entry(Reject::Duplicate).or_insert(0) += 1;
+                }
+            }
+            Err(r) => *rejects.entry(r).or_insert(0) += 1,
+        }
+    }
+    (out, rejects.into_iter().collect())
+}
+
+/// Node limit of the df-pn screen of a long-mate candidate.
+pub const LONG_SCREEN_NODES: u64 = 200_000;
+/// Node limit of the exact search on a long-mate candidate.
+pub const LONG_EXACT_NODES: u64 = 20_000_000;
+
+/// Judges a position as a long mate (for the benchmark and the solver
+/// tests, not for players): df-pn proves mate within
+/// [`LONG_SCREEN_NODES`], the exact search finds the shortest mate, of at
+/// least `min_plies` and at most `max_plies` plies, and exactly one first
+/// move mates that fast. No other puzzle filter applies.
+pub fn judge_long(pos: &Position, min_plies: u32, max_plies: u32) -> Result<Puzzle, Reject> {
+    if pos.in_check() {
+        return Err(Reject::Setup);
+    }
+    match super::Dfpn::new(LONG_SCREEN_NODES).prove(pos) {
+        super::Proof::Mate { .. } => {}
+        super::Proof::NoMate => return Err(Reject::NoMate),
+        super::Proof::Unknown => return Err(Reject::NodeLimit),
+    }
+    let mut s = MateSolver::new(LONG_EXACT_NODES);
+    let plies = match s.shortest(pos, max_plies) {
+        None => return Err(Reject::NodeLimit),
+        Some(None) => return Err(Reject::NoMate),
+        Some(Some(n)) if n < min_plies => return Err(Reject::Shorter),
+        Some(Some(n)) => n,
+    };
+    let firsts = s.mating_moves(pos, plies).ok_or(Reject::NodeLimit)?;
+    let [first] = firsts[..] else {
+        return Err(Reject::NotUnique);
+    };
+    let line = s.main_line(pos, plies).ok_or(Reject::NodeLimit)?;
+    if line.len() != plies as usize || line[0] != first {
+        return Err(Reject::NodeLimit);
+    }
+    let sfen = pos.to_sfen();
+    Ok(Puzzle {
+        id: puzzle_id(plies, &sfen),
+        plies,
+        sfen,
+        solution: line,
+    })
+}
+
+/// Long mates of `min_plies` to `max_plies` plies ([`judge_long`]) from
+/// random candidates with up to six pieces in the attacker's hand. Same
+/// seed, same positions.
+pub fn generate_long(
+    min_plies: u32,
+    max_plies: u32,
+    count: usize,
+    seed: u64,
+    max_candidates: u64,
+    mut progress: impl FnMut(usize, u64),
+) -> (Vec<Puzzle>, Vec<(Reject, u64)>) {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut rejects = std::collections::BTreeMap::new();
+    let mut tried = 0;
+    while out.len() < count && tried < max_candidates {
+        tried += 1;
+        let Some(pos) = candidate_with(&mut rng, 6) else {
+            *rejects.entry(Reject::Setup).or_insert(0) += 1;
+            continue;
+        };
+        match judge_long(&pos, min_plies, max_plies) {
             Ok(p) => {
                 if seen.insert(p.id.clone()) {
                     out.push(p);
