@@ -1,7 +1,7 @@
 //! The mate solver on the shipped puzzles (1, 3, 5 plies) and on harder
 //! positions (7 to 13 plies, `data/tsume_hard.tsv`). Compare with cshogi's
 //! DfPn on the same positions: `scripts/puzzles/bench.sh` runs both (and
-//! examples/tsume_bench.rs, which times our df-pn the way the cshogi script
+//! benches/tsume_side.rs, which times our df-pn the way the cshogi script
 //! times its DfPn).
 //!
 //! Run: `cargo bench --bench tsume`. Every run asserts its answers. `solve`

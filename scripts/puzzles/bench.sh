@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side by side in one run, on the same positions: komadai's df-pn
-# (examples/tsume_bench.rs) and cshogi's DfPn (scripts/puzzles/bench_cshogi.py).
+# (benches/tsume_side.rs) and cshogi's DfPn (scripts/puzzles/bench_cshogi.py).
 # Both only prove mate (a fresh searcher per position, node limit 10M,
 # median total of 5 runs); komadai's `solve` (shortest mate and main line,
 # which cshogi is not asked for) is printed for reference. cshogi runs
@@ -9,10 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 sets=(data/puzzles.tsv data/tsume_hard.tsv)
-cargo build --release --quiet --example tsume_bench
+cargo bench --quiet --no-run --bench tsume_side
 uptime
 python3 scripts/puzzles/bench_cshogi.py "${sets[@]}"
-"${CARGO_TARGET_DIR:-target}/release/examples/tsume_bench" "${sets[@]}"
+cargo bench --quiet --bench tsume_side -- "${sets[@]}"
 python3 scripts/puzzles/bench_cshogi.py "${sets[@]}"
 uptime
 if [[ "${1:-}" != "--quick" ]]; then

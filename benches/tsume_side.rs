@@ -4,8 +4,10 @@
 //! mate; neither looks for the shortest one. Then `solve` (shortest mate and
 //! main line, what the bot uses) on the same positions, for reference.
 //!
-//! Run: `cargo run --release --example tsume_bench -- FILE...`
-//! (`scripts/puzzles/bench.sh` runs it between two runs of the cshogi script).
+//! Run: `cargo bench --bench tsume_side [-- FILE...]` (default: the shipped
+//! puzzles and the hard set); `scripts/puzzles/bench.sh` runs it between two
+//! runs of the cshogi script. Not criterion: the figure to compare is the
+//! same total that the cshogi script measures.
 
 use std::time::Instant;
 
@@ -22,7 +24,14 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let files: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` passes `--bench`; anything else is a puzzle file.
+    let mut files: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    if files.is_empty() {
+        files = vec!["data/puzzles.tsv".into(), "data/tsume_hard.tsv".into()];
+    }
     for path in files {
         let text = std::fs::read_to_string(&path).expect("readable puzzle file");
         let set: Vec<(Position, u32)> = parse_tsv(&text)
