@@ -1158,15 +1158,17 @@ async fn a_panicking_use_case_gets_an_apology_and_the_bot_stays_up() {
     bot.shutdown().await;
 }
 
-/// The real binary: SIGTERM while an interaction is in flight (the Strong
-/// computer is thinking about its first move after the deferral) — the answer
-/// still arrives, the process exits cleanly and the database is intact.
+/// The real binary: SIGTERM while an interaction is in flight (deferred at
+/// once with `--defer-ms 0`; the Strong computer then thinks about a second
+/// over its first move) — the answer still arrives, the process exits cleanly
+/// and the database is intact.
 #[cfg(unix)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_finishes_in_flight_work_and_closes_the_database() {
     let fake = Fake::start().await;
     let (_dir, db) = temp_db();
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_komadai"))
+        .args(["serve", "--defer-ms", "0"])
         .env("DISCORD_TOKEN", "fake-token")
         .env("DISCORD_API_BASE", fake.base())
         .env("KOMADAI_DB", &db)
@@ -1180,7 +1182,7 @@ async fn sigterm_finishes_in_flight_work_and_closes_the_database() {
         fake.wait_sessions(1, WAIT).await,
         "the bot did not connect to the fake gateway"
     );
-    // The computer (Strong, Sente) moves first: about 1.5 s of thinking.
+    // The computer (Strong, Sente) moves first: about a second of thinking.
     let id = fake.command(
         ALICE,
         "en-US",
@@ -1200,7 +1202,7 @@ async fn sigterm_finishes_in_flight_work_and_closes_the_database() {
                 .cloned()
         })
         .await;
-    assert!(deferred.is_some(), "the slow /play was deferred");
+    assert!(deferred.is_some(), "the /play was deferred");
     let pid = child
         .id()
         .and_then(|p| i32::try_from(p).ok())

@@ -28,6 +28,9 @@ use crate::store::Store;
 pub use commands::all as command_definitions;
 pub use handler::DEFER_AFTER;
 
+/// [`DEFER_AFTER`] in milliseconds (the default of `--defer-ms`).
+const DEFER_MS: u64 = DEFER_AFTER.as_millis() as u64;
+
 /// Options of `komadai serve` (the bot).
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
@@ -46,6 +49,10 @@ pub struct ServeArgs {
     /// Seconds between two runs of the deadline scheduler.
     #[arg(long, default_value_t = 60)]
     pub tick_seconds: u64,
+    /// Milliseconds a command may take before its answer is deferred
+    /// (Discord allows 3 s for the first answer; 0 defers every command).
+    #[arg(long, default_value_t = DEFER_MS, value_parser = clap::value_parser!(u64).range(0..=2500))]
+    pub defer_ms: u64,
 }
 
 /// How the bot connects and how often the scheduler runs.
@@ -106,7 +113,7 @@ pub fn serve(args: &ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         api_base: args.api_base.clone(),
         dev_guild: args.dev_guild,
         tick_every: Duration::from_secs(args.tick_seconds.max(1)),
-        defer_after: DEFER_AFTER,
+        defer_after: Duration::from_millis(args.defer_ms),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -2,7 +2,9 @@
 //! runners. Commands: `usi`, `isready`, `setoption`, `usinewgame`,
 //! `position startpos|sfen … [moves …]`, `go` (with `byoyomi`, `btime`,
 //! `wtime`, `binc`, `winc`, `movetime`, `nodes`, `depth`, `infinite`),
-//! `stop`, `ponderhit`, `gameover`, `quit`. The search runs on its own thread so
+//! `stop`, `ponderhit`, `gameover`, `quit`. Answers `bestmove win` when the side
+//! to move may declare under the entering-king rule (27 points, standard
+//! shogi). The search runs on its own thread so
 //! `stop` is heard at once.
 
 use std::io::{BufRead, Write};
@@ -11,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::shogi::{Color, Move, Position};
+use crate::shogi::{declaration_check, Color, Move, Position, Variant};
 
 use super::level::{choose_move, Level};
 use super::search::{Info, Limits, SearchResult, Searcher};
@@ -264,6 +266,14 @@ impl Session {
         let stop = Arc::new(AtomicBool::new(false));
         limits.stop = Some(stop.clone());
 
+        // Entering-king rule: a side that may declare wins at once.
+        if self.position.variant() == Variant::Standard
+            && declaration_check(&self.position).is_empty()
+        {
+            say(out, "bestmove win");
+            return;
+        }
+
         let mut searcher = self
             .searcher
             .take()
@@ -359,6 +369,18 @@ mod tests {
         p.play_unchecked(Move::from_usi("3c3d").unwrap());
         assert!(p.is_legal(Move::from_usi(best).unwrap()));
         assert!(out.contains("info depth 3"));
+    }
+
+    #[test]
+    fn declares_when_the_entering_king_rule_allows() {
+        // Ten pieces in camp worth 28 points with the hand, king in camp.
+        let out =
+            session("position sfen RRBBK4/GGGGSS3/9/9/9/9/9/9/8k b 2P 1\ngo byoyomi 100\nquit\n");
+        assert!(out.contains("bestmove win"), "{out}");
+        // One pawn less: 27 points are not enough for Sente.
+        let out =
+            session("position sfen RRBBK4/GGGGSS3/9/9/9/9/9/9/8k b P 1\ngo byoyomi 100\nquit\n");
+        assert!(!out.contains("bestmove win"), "{out}");
     }
 
     #[test]
