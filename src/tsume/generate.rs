@@ -282,6 +282,26 @@ pub fn generate(
     count: usize,
     seed: u64,
     max_candidates: u64,
+    progress: impl FnMut(usize, u64),
+) -> (Vec<Puzzle>, Vec<(Reject, u64)>) {
+    collect(
+        count,
+        seed,
+        max_candidates,
+        candidate,
+        |pos| judge(pos, plies, CANDIDATE_NODES),
+        progress,
+    )
+}
+
+/// The generation loop shared by [`generate`] and [`generate_long`]: draws
+/// candidates, judges them, keeps new puzzles and counts the rejections.
+fn collect(
+    count: usize,
+    seed: u64,
+    max_candidates: u64,
+    mut candidate: impl FnMut(&mut fastrand::Rng) -> Option<Position>,
+    judge: impl Fn(&Position) -> Result<Puzzle, Reject>,
     mut progress: impl FnMut(usize, u64),
 ) -> (Vec<Puzzle>, Vec<(Reject, u64)>) {
     let mut rng = fastrand::Rng::with_seed(seed);
@@ -295,7 +315,7 @@ pub fn generate(
             *rejects.entry(Reject::Setup).or_insert(0) += 1;
             continue;
         };
-        match judge(&pos, plies, CANDIDATE_NODES) {
+        match judge(&pos) {
             Ok(p) => {
                 if seen.insert(p.id.clone()) {
                     out.push(p);
@@ -362,32 +382,16 @@ pub fn generate_long(
     count: usize,
     seed: u64,
     max_candidates: u64,
-    mut progress: impl FnMut(usize, u64),
+    progress: impl FnMut(usize, u64),
 ) -> (Vec<Puzzle>, Vec<(Reject, u64)>) {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let mut out = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut rejects = std::collections::BTreeMap::new();
-    let mut tried = 0;
-    while out.len() < count && tried < max_candidates {
-        tried += 1;
-        let Some(pos) = candidate_with(&mut rng, 6) else {
-            *rejects.entry(Reject::Setup).or_insert(0) += 1;
-            continue;
-        };
-        match judge_long(&pos, min_plies, max_plies) {
-            Ok(p) => {
-                if seen.insert(p.id.clone()) {
-                    out.push(p);
-                    progress(out.len(), tried);
-                } else {
-                    *rejects.entry(Reject::Duplicate).or_insert(0) += 1;
-                }
-            }
-            Err(r) => *rejects.entry(r).or_insert(0) += 1,
-        }
-    }
-    (out, rejects.into_iter().collect())
+    collect(
+        count,
+        seed,
+        max_candidates,
+        |rng| candidate_with(rng, 6),
+        |pos| judge_long(pos, min_plies, max_plies),
+        progress,
+    )
 }
 
 #[cfg(test)]
