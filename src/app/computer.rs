@@ -162,10 +162,9 @@ impl App {
             handicap: LADDER.get(step).copied().flatten(),
             color: None,
         };
-        let mut reply = self.play_computer(caller, &opts, place)?;
-        let msg = std::mem::replace(&mut reply.msg, Msg::Ladder { step });
-        reply.msg = Msg::Both(Box::new(Msg::Ladder { step }), Box::new(msg));
-        Ok(reply)
+        Ok(self
+            .play_computer(caller, &opts, place)?
+            .after(Msg::Ladder { step }))
     }
 
     /// The caller's ladder step (see [`LADDER`]).

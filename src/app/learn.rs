@@ -276,9 +276,7 @@ impl App {
                     reply.board = Some(board(&pos.after(mv), Some(mv), &settings));
                     return Ok(Some(reply));
                 }
-                let mut reply = lesson_reply(next, &settings, caller)?;
-                reply.msg = Msg::Both(Box::new(passed), Box::new(reply.msg));
-                Ok(Some(reply))
+                Ok(Some(lesson_reply(next, &settings, caller)?.after(passed)))
             })?
         };
         match start_game {
@@ -291,17 +289,13 @@ impl App {
                     handicap: None,
                     color: Some(crate::shogi::Color::Sente),
                 };
-                let mut reply = self.play_computer(caller, &opts, Place::default())?;
-                let msg = std::mem::replace(&mut reply.msg, Msg::Help);
-                reply.msg = Msg::Both(
-                    Box::new(Msg::Lesson {
+                Ok(self
+                    .play_computer(caller, &opts, Place::default())?
+                    .after(Msg::Lesson {
                         number: LESSONS,
                         total: LESSONS,
                         lesson: Lesson::MiniGame,
-                    }),
-                    Box::new(msg),
-                );
-                Ok(reply)
+                    }))
             }
         }
     }

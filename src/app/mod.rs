@@ -386,6 +386,14 @@ impl Reply {
             ..Reply::public(msg, lang)
         }
     }
+
+    /// The same reply with `first` said before its message.
+    fn after(self, first: Msg) -> Reply {
+        Reply {
+            msg: Msg::Both(Box::new(first), Box::new(self.msg)),
+            ..self
+        }
+    }
 }
 
 /// An error of a use case: a refusal for the caller, or an internal failure.

@@ -640,8 +640,7 @@ impl App {
         };
         match self.computer_turn(game_id, caller.lang) {
             Ok(Some(answer)) => {
-                let mut combined = answer;
-                combined.msg = Msg::Both(Box::new(reply.msg), Box::new(combined.msg));
+                let mut combined = answer.after(reply.msg);
                 combined.lang = caller.lang;
                 combined.notify = Vec::new();
                 Ok(combined)

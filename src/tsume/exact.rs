@@ -75,25 +75,26 @@ impl MateSolver {
     /// The length of the shortest mate for the side to move, if there is one
     /// within `max_plies`: `Some(None)` means proven none within `max_plies`.
     pub fn shortest(&mut self, pos: &Position, max_plies: u32) -> Option<Option<u32>> {
-        let mut d = 1;
-        while d <= max_plies {
-            if self.attack(pos, d) {
-                return self.answer(Some(d));
-            }
-            if self.aborted {
-                return None;
-            }
-            d += 2;
-        }
-        self.answer(None)
+        self.shortest_from(1, max_plies, |s, d| s.attack(pos, d))
     }
 
     /// With the defender to move: the length of the shortest mate left (0 if
     /// it is checkmated), if there is one within `max_plies`.
     pub fn shortest_defended(&mut self, pos: &Position, max_plies: u32) -> Option<Option<u32>> {
-        let mut d = 0;
+        self.shortest_from(0, max_plies, |s, d| s.defend(pos, d))
+    }
+
+    /// The first depth `first`, `first + 2`, ... up to `max_plies` at which
+    /// `mates` holds (`Some(None)`: none; `None`: the node budget ran out).
+    fn shortest_from(
+        &mut self,
+        first: u32,
+        max_plies: u32,
+        mut mates: impl FnMut(&mut Self, u32) -> bool,
+    ) -> Option<Option<u32>> {
+        let mut d = first;
         while d <= max_plies {
-            if self.defend(pos, d) {
+            if mates(self, d) {
                 return self.answer(Some(d));
             }
             if self.aborted {
