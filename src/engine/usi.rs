@@ -355,9 +355,43 @@ mod tests {
         String::from_utf8(v).unwrap()
     }
 
+    /// Feeds `input`, then `quit` only once the engine has said `bestmove`:
+    /// a `quit` during a search stops it early, as it should.
+    struct QuitAfterBestmove {
+        input: std::io::Cursor<Vec<u8>>,
+        out: Buf,
+        quit: std::io::Cursor<&'static [u8]>,
+    }
+
+    impl std::io::Read for QuitAfterBestmove {
+        fn read(&mut self, b: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.input.read(b)?;
+            if n > 0 {
+                return Ok(n);
+            }
+            while !String::from_utf8_lossy(&self.out.0.lock().unwrap()).contains("bestmove") {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            self.quit.read(b)
+        }
+    }
+
+    fn session_to_bestmove(input: &str) -> String {
+        let buf = Buf::default();
+        let reader = QuitAfterBestmove {
+            input: std::io::Cursor::new(input.as_bytes().to_vec()),
+            out: buf.clone(),
+            quit: std::io::Cursor::new(b"quit\n"),
+        };
+        run(std::io::BufReader::new(reader), buf.clone()).unwrap();
+        let v = buf.0.lock().unwrap().clone();
+        String::from_utf8(v).unwrap()
+    }
+
     #[test]
     fn handshake_and_depth_search() {
-        let out = session("usi\nisready\nposition startpos moves 7g7f 3c3d\ngo depth 3\nquit\n");
+        let out =
+            session_to_bestmove("usi\nisready\nposition startpos moves 7g7f 3c3d\ngo depth 3\n");
         assert!(out.contains("usiok"));
         assert!(out.contains("readyok"));
         let best = out
@@ -374,18 +408,22 @@ mod tests {
     #[test]
     fn declares_when_the_entering_king_rule_allows() {
         // Ten pieces in camp worth 28 points with the hand, king in camp.
-        let out =
-            session("position sfen RRBBK4/GGGGSS3/9/9/9/9/9/9/8k b 2P 1\ngo byoyomi 100\nquit\n");
+        let out = session_to_bestmove(
+            "position sfen RRBBK4/GGGGSS3/9/9/9/9/9/9/8k b 2P 1\ngo byoyomi 100\n",
+        );
         assert!(out.contains("bestmove win"), "{out}");
         // One pawn less: 27 points are not enough for Sente.
-        let out =
-            session("position sfen RRBBK4/GGGGSS3/9/9/9/9/9/9/8k b P 1\ngo byoyomi 100\nquit\n");
+        let out = session_to_bestmove(
+            "position sfen RRBBK4/GGGGSS3/9/9/9/9/9/9/8k b P 1\ngo byoyomi 100\n",
+        );
         assert!(!out.contains("bestmove win"), "{out}");
+        assert!(out.contains("bestmove "), "{out}");
     }
 
     #[test]
     fn mated_side_resigns() {
-        let out = session("position sfen 4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1\ngo nodes 100\nquit\n");
+        let out =
+            session_to_bestmove("position sfen 4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1\ngo nodes 100\n");
         assert!(out.contains("bestmove resign"));
     }
 
