@@ -62,6 +62,14 @@ pub enum Command {
     /// Tsume puzzles: `generate` writes new ones as TSV lines to stdout.
     #[command(subcommand)]
     Puzzles(PuzzlesCommand),
+    /// For `scripts/tune/`: scored positions (TSV on stdin) to evaluation
+    /// feature rows on stdout (`engine::tune`).
+    #[command(hide = true)]
+    TuneFeatures {
+        /// Drop positions scored beyond this many centipawns.
+        #[arg(long, default_value_t = 3000)]
+        max_cp: i32,
+    },
 }
 
 /// `komadai puzzles ...`.
@@ -159,6 +167,10 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
                 let line = line?;
                 writeln!(out, "{}", legal_line(&line))?;
             }
+        }
+        Command::TuneFeatures { max_cp } => {
+            let stats = crate::engine::tune::write_rows(std::io::stdin().lock(), &mut out, max_cp)?;
+            eprintln!("{stats:?}");
         }
         Command::Notation(args) => crate::notation::cli::run_notation(&args, &mut out)?,
         Command::Kif(args) => crate::notation::cli::run_kif(&args, &mut out)?,

@@ -1,31 +1,127 @@
 //! Static evaluation: material (pieces in hand worth more than on the board),
-//! piece placement relative to both kings, slider mobility and king safety.
+//! piece placement relative to both kings, slider mobility, pawn advance,
+//! king placement and king safety.
 //!
 //! Scores are centipawn-like integers from the point of view of the side to
 //! move. The same function serves 9×9 and minishogi.
+//!
+//! The evaluation is linear in its weights: every term is "weight × count"
+//! for one entry of the flat table [`WEIGHTS`] (laid out by [`layout`]). The
+//! one walk over the position, [`walk`], either sums the weights (the
+//! engine's [`evaluate`]) or records the counts ([`features`]) so that
+//! `scripts/tune/` can fit the table to Fairy-Stockfish's scores; both share
+//! the same code, so the tuned table means exactly what the engine computes.
 
 use crate::shogi::{attacks, king_attacks, Bitboard, Color, PieceKind, Position, Square};
 
+pub use super::weights::WEIGHTS;
+
+/// Where each group of weights starts in [`WEIGHTS`], and how long it is.
+pub mod layout {
+    /// A piece standing on the board, by [`crate::shogi::PieceKind::index`] (the king's entry stays 0).
+    pub const PIECE: usize = 0;
+    /// A piece in hand, by hand kind index.
+    pub const HAND: usize = PIECE + 14;
+    /// Each copy of a hand kind beyond the first.
+    pub const HAND_MORE: usize = HAND + 7;
+    /// Each pawn in hand beyond the fourth.
+    pub const PAWN_GLUT: usize = HAND_MORE + 7;
+    /// A piece by kind and Chebyshev distance (0..8) to its own king.
+    pub const OWN_KING: usize = PAWN_GLUT + 1;
+    /// A piece by kind and Chebyshev distance (0..8) to the enemy king.
+    pub const THEIR_KING: usize = OWN_KING + 14 * 9;
+    /// Squares a lance, bishop, rook, horse or dragon attacks (0..16, capped).
+    pub const MOBILITY: usize = THEIR_KING + 14 * 9;
+    /// A pawn by rank counted from the enemy's back rank (1..9 → 0..8);
+    /// the first nine for pawns near the own king, the next nine for the rest.
+    pub const PAWN_RANK: usize = MOBILITY + 5 * 17;
+    /// The king by relative rank (1..9) and file folded to 1..5 (9×9 only).
+    pub const KING_SQUARE: usize = PAWN_RANK + 18;
+    /// Danger around a king, by attack units (0..40, capped).
+    pub const DANGER: usize = KING_SQUARE + 45;
+    /// Having the move.
+    pub const TEMPO: usize = DANGER + 41;
+    /// A piece by kind and place next to its own king: file distance 0..2
+    /// times rank offset −2..2 (positive: in front, as the king sees it).
+    pub const OWN_NEAR: usize = TEMPO + 1;
+    /// The same next to the enemy king (as the enemy king sees it).
+    pub const THEIR_NEAR: usize = OWN_NEAR + 14 * 15;
+    /// A piece of the side to move that is attacked and not defended.
+    pub const HANGING_US: usize = THEIR_NEAR + 14 * 15;
+    /// A piece of the side not to move that is attacked and not defended.
+    pub const HANGING_THEM: usize = HANGING_US + 14;
+    /// Number of weights.
+    pub const LEN: usize = HANGING_THEM + 14;
+
+    /// The groups, for tools that print or fit the table.
+    pub const GROUPS: [(&str, usize, usize); 15] = [
+        ("piece", PIECE, 14),
+        ("hand", HAND, 7),
+        ("hand_more", HAND_MORE, 7),
+        ("pawn_glut", PAWN_GLUT, 1),
+        ("own_king", OWN_KING, 14 * 9),
+        ("their_king", THEIR_KING, 14 * 9),
+        ("mobility", MOBILITY, 5 * 17),
+        ("pawn_rank", PAWN_RANK, 18),
+        ("king_square", KING_SQUARE, 45),
+        ("danger", DANGER, 41),
+        ("tempo", TEMPO, 1),
+        ("own_near", OWN_NEAR, 14 * 15),
+        ("their_near", THEIR_NEAR, 14 * 15),
+        ("hanging_us", HANGING_US, 14),
+        ("hanging_them", HANGING_THEM, 14),
+    ];
+}
+
+/// Receives the terms of the evaluation: `n` times weight `index`.
+pub trait Sink {
+    /// Adds `n` times the weight at `index`.
+    fn add(&mut self, index: usize, n: i32);
+}
+
+/// Sums weights: the engine's evaluation.
+struct Sum<'w> {
+    weights: &'w [i32; layout::LEN],
+    total: i32,
+}
+
+impl Sink for Sum<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, n: i32) {
+        self.total += self.weights[index] * n;
+    }
+}
+
+/// Counts: how often each weight enters the evaluation of a position.
+struct Count(Vec<i32>);
+
+impl Sink for Count {
+    fn add(&mut self, index: usize, n: i32) {
+        self.0[index] += n;
+    }
+}
+
 /// Value of a piece standing on the board, indexed by [`PieceKind::index`].
-pub const BOARD_VALUE: [i32; 14] = [
-    100,  // pawn
-    300,  // lance
-    350,  // knight
-    480,  // silver
-    540,  // gold
-    820,  // bishop
-    950,  // rook
-    0,    // king
-    540,  // tokin
-    520,  // promoted lance
-    520,  // promoted knight
-    520,  // promoted silver
-    1050, // horse
-    1250, // dragon
-];
+pub const BOARD_VALUE: [i32; 14] = {
+    let mut v = [0; 14];
+    let mut i = 0;
+    while i < 14 {
+        v[i] = WEIGHTS[layout::PIECE + i];
+        i += 1;
+    }
+    v
+};
 
 /// Value of a piece held in hand, indexed by [`PieceKind::index`] (hand kinds only).
-pub const HAND_VALUE: [i32; 7] = [115, 330, 380, 540, 600, 900, 1050];
+pub const HAND_VALUE: [i32; 7] = {
+    let mut v = [0; 7];
+    let mut i = 0;
+    while i < 7 {
+        v[i] = WEIGHTS[layout::HAND + i];
+        i += 1;
+    }
+    v
+};
 
 /// The value used to order captures and to judge exchanges (kings count big).
 #[must_use]
@@ -35,14 +131,6 @@ pub fn exchange_value(kind: PieceKind) -> i32 {
         k => BOARD_VALUE[k.index()],
     }
 }
-
-/// Bonus for being `d` (Chebyshev distance) from the own king: defenders.
-const DEFEND_GOLD: [i32; 9] = [0, 38, 26, 10, 0, -5, -10, -12, -14];
-/// Bonus for being `d` from the enemy king: attackers.
-const ATTACK_GOLD: [i32; 9] = [0, 50, 34, 16, 6, 0, 0, 0, 0];
-const ATTACK_MINOR: [i32; 9] = [0, 22, 26, 14, 6, 0, 0, 0, 0];
-const ATTACK_BIG: [i32; 9] = [0, 70, 45, 22, 10, 4, 0, 0, 0];
-const DEFEND_HORSE: [i32; 9] = [0, 30, 22, 12, 4, 0, 0, 0, 0];
 
 /// Weight of each hand kind as a threat to the enemy king (drops near it).
 const HAND_THREAT: [i32; 7] = [1, 2, 3, 3, 3, 3, 4];
@@ -59,24 +147,86 @@ fn dist(a: Square, b: Option<Square>) -> usize {
     }
 }
 
+/// The cell of `sq` in the 3×5 window next to the king on `king` owned by
+/// `owner` (see [`layout::OWN_NEAR`]), if it is in the window.
+#[inline]
+fn near_cell(sq: Square, king: Option<Square>, owner: Color) -> Option<usize> {
+    let k = king?;
+    let df = (i32::from(sq.file()) - i32::from(k.file())).unsigned_abs() as usize;
+    let dr = i32::from(k.rank()) - i32::from(sq.rank());
+    let dr = match owner {
+        Color::Sente => dr,
+        Color::Gote => -dr,
+    };
+    (df <= 2 && dr.abs() <= 2).then(|| df * 5 + (dr + 2) as usize)
+}
+
+/// The mobility table of a slider kind, if it has one.
+#[inline]
+fn mobility_slot(kind: PieceKind) -> Option<usize> {
+    match kind {
+        PieceKind::Lance => Some(0),
+        PieceKind::Bishop => Some(1),
+        PieceKind::Rook => Some(2),
+        PieceKind::Horse => Some(3),
+        PieceKind::Dragon => Some(4),
+        _ => None,
+    }
+}
+
 /// The evaluation from the side to move's point of view.
 #[must_use]
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &WEIGHTS)
+}
+
+/// The evaluation with another weight table (tuning tools compare tables).
+#[must_use]
+pub fn evaluate_with(pos: &Position, weights: &[i32; layout::LEN]) -> i32 {
+    let mut sum = Sum { weights, total: 0 };
+    walk(pos, &mut sum);
+    sum.total
+}
+
+/// How often each weight enters [`evaluate`] for `pos`: the evaluation is the
+/// dot product of this vector with [`WEIGHTS`].
+#[must_use]
+pub fn features(pos: &Position) -> Vec<i32> {
+    let mut count = Count(vec![0; layout::LEN]);
+    walk(pos, &mut count);
+    count.0
+}
+
+/// The one walk over the position behind [`evaluate`] and [`features`].
+fn walk<S: Sink>(pos: &Position, sink: &mut S) {
     let us = pos.side_to_move();
     // Attack maps of both sides: squares attacked at least once / twice.
     let mut att1 = [Bitboard::EMPTY; 2];
     let mut att2 = [Bitboard::EMPTY; 2];
-    let mut s = [0i32; 2];
     for c in Color::ALL {
-        s[c.index()] = side_score(pos, c, &mut att1[c.index()], &mut att2[c.index()]);
+        let sign = if c == us { 1 } else { -1 };
+        let i = c.index();
+        side_terms(pos, c, sign, sink, &mut att1[i], &mut att2[i]);
     }
     let mask = pos.board_mask();
     for c in Color::ALL {
+        let sign = if c == us { 1 } else { -1 };
         let them = (!c).index();
-        s[c.index()] -= king_danger(pos, c, att1[them], att2[them], att2[c.index()], mask);
+        let hanging = if c == us {
+            layout::HANGING_US
+        } else {
+            layout::HANGING_THEM
+        };
+        for sq in pos.pieces_of(c) & att1[them] & !att1[c.index()] {
+            if let Some(p) = pos.piece_at(sq) {
+                sink.add(hanging + p.kind.index(), sign);
+            }
+        }
+        if let Some(units) = king_danger(pos, c, att1[them], att2[them], att2[c.index()], mask) {
+            sink.add(layout::DANGER + units.min(40) as usize, sign);
+        }
     }
-    // A small bonus for having the move.
-    s[us.index()] - s[(!us).index()] + 20
+    sink.add(layout::TEMPO, 1);
 }
 
 /// The evaluation from Sente's point of view (for graphs and analysis).
@@ -102,84 +252,77 @@ pub fn material(pos: &Position, c: Color) -> i32 {
     s
 }
 
-fn side_score(pos: &Position, c: Color, att1: &mut Bitboard, att2: &mut Bitboard) -> i32 {
+fn side_terms<S: Sink>(
+    pos: &Position,
+    c: Color,
+    sign: i32,
+    sink: &mut S,
+    att1: &mut Bitboard,
+    att2: &mut Bitboard,
+) {
     let them = !c;
     let own_king = pos.king_square(c);
     let their_king = pos.king_square(them);
     let occ = pos.occupied();
     let mask = pos.board_mask();
     let size = pos.variant().size();
-    let mut s = 0;
 
     for kind in PieceKind::ALL {
         let bb = pos.pieces(c, kind);
         if bb.is_empty() {
             continue;
         }
-        let v = BOARD_VALUE[kind.index()];
+        let k = kind.index();
+        sink.add(layout::PIECE + k, sign * bb.count() as i32);
         for sq in bb {
-            s += v;
             let a = attacks(c, kind, sq, occ) & mask;
             *att2 |= *att1 & a;
             *att1 |= a;
-            let de = dist(sq, their_king);
-            let dm = dist(sq, own_king);
-            s += match kind {
-                PieceKind::Gold | PieceKind::Silver => DEFEND_GOLD[dm] + ATTACK_GOLD[de] / 2,
-                PieceKind::ProPawn
-                | PieceKind::ProLance
-                | PieceKind::ProKnight
-                | PieceKind::ProSilver => ATTACK_GOLD[de],
-                PieceKind::Knight | PieceKind::Lance => ATTACK_MINOR[de],
-                PieceKind::Pawn => {
-                    // Slightly prefer advanced pawns away from the own king.
-                    let r = i32::from(sq.relative_rank(c, size));
-                    if dm >= 3 {
-                        (i32::from(size) - r - 2).clamp(0, 4) * 3
-                    } else {
-                        0
-                    }
+            if kind == PieceKind::King {
+                if size == 9 {
+                    let r = usize::from(sq.relative_rank(c, size)) - 1;
+                    let f = usize::from(sq.file().min(10 - sq.file())) - 1;
+                    sink.add(layout::KING_SQUARE + r * 5 + f, sign);
                 }
-                PieceKind::Bishop | PieceKind::Rook => a.count() as i32 * 4,
-                PieceKind::Horse => DEFEND_HORSE[dm] + ATTACK_BIG[de] / 2 + a.count() as i32 * 3,
-                PieceKind::Dragon => ATTACK_BIG[de] + a.count() as i32 * 3,
-                PieceKind::King => king_placement(sq, c, size),
-            };
+                continue;
+            }
+            let dm = dist(sq, own_king);
+            sink.add(layout::OWN_KING + k * 9 + dm, sign);
+            sink.add(layout::THEIR_KING + k * 9 + dist(sq, their_king), sign);
+            if let Some(cell) = near_cell(sq, own_king, c) {
+                sink.add(layout::OWN_NEAR + k * 15 + cell, sign);
+            }
+            if let Some(cell) = near_cell(sq, their_king, them) {
+                sink.add(layout::THEIR_NEAR + k * 15 + cell, sign);
+            }
+            if let Some(slot) = mobility_slot(kind) {
+                let m = (a.count() as usize).min(16);
+                sink.add(layout::MOBILITY + slot * 17 + m, sign);
+            } else if kind == PieceKind::Pawn {
+                // Ranks counted from the enemy's back rank on a 9-rank scale.
+                let r = usize::from(sq.relative_rank(c, size) + 9 - size) - 1;
+                let near = if dm < 3 { 0 } else { 9 };
+                sink.add(layout::PAWN_RANK + near + r, sign);
+            }
         }
     }
     for (kind, n) in pos.hand(c).iter() {
         let n = i32::from(n);
-        s += HAND_VALUE[kind.index()] * n;
-        // Many pawns in hand are worth a little less each.
+        let k = kind.index();
+        sink.add(layout::HAND + k, sign * n);
+        if n > 1 {
+            sink.add(layout::HAND_MORE + k, sign * (n - 1));
+        }
         if kind == PieceKind::Pawn && n > 4 {
-            s -= (n - 4) * 15;
+            sink.add(layout::PAWN_GLUT, sign * (n - 4));
         }
     }
-    s
 }
 
-fn king_placement(sq: Square, c: Color, size: u8) -> i32 {
-    if size != 9 {
-        return 0;
-    }
-    let r = sq.relative_rank(c, size);
-    let f = sq.file();
-    let mut s = match r {
-        9 | 8 => 20,
-        7 => 5,
-        6 => -15,
-        _ => -30,
-    };
-    // Castles sit off the centre file.
-    if f != 5 && r >= 7 {
-        s += 10;
-    }
-    s
-}
-
-/// Penalty for the danger around `c`'s king, from the enemy attack maps
-/// (`their1`: attacked at least once, `their2`: at least twice) and `c`'s own
-/// "attacked twice" map (the king itself covers every square next to it).
+/// Attack units against `c`'s king, from the enemy attack maps (`their1`:
+/// attacked at least once, `their2`: at least twice) and `c`'s own "attacked
+/// twice" map (the king itself covers every square next to it). `None`
+/// without a king.
 fn king_danger(
     pos: &Position,
     c: Color,
@@ -187,10 +330,8 @@ fn king_danger(
     their2: Bitboard,
     own2: Bitboard,
     mask: Bitboard,
-) -> i32 {
-    let Some(k) = pos.king_square(c) else {
-        return 0;
-    };
+) -> Option<i32> {
+    let k = pos.king_square(c)?;
     let zone = king_attacks(k) & mask;
     let attacked = (zone & their1).count() as i32 + (zone & their2).count() as i32;
     let overwhelmed = (zone & their1 & !own2).count() as i32;
@@ -202,8 +343,7 @@ fn king_danger(
     if threat > 0 && holes > 0 {
         threat += holes.min(4);
     }
-    let units = attacked + 2 * overwhelmed + threat / 2;
-    (units * units * 3 / 2).min(700)
+    Some(attacked + 2 * overwhelmed + threat / 2)
 }
 
 #[cfg(test)]
@@ -228,10 +368,72 @@ mod tests {
         assert!(evaluate_sente(&p) > 700);
     }
 
+    /// SPEC §4: a piece in hand is worth more than the same piece standing
+    /// in the middle of the board (5e). Gote gives up the piece (or both
+    /// sides their 5th-file pawn, so that a pawn may stand on 5e).
     #[test]
     fn hand_piece_worth_more_than_board_piece() {
-        for k in PieceKind::HAND {
-            assert!(HAND_VALUE[k.index()] > BOARD_VALUE[k.index()]);
+        let gote = [
+            (PieceKind::Pawn, "lnsgkgsnl/1r5b1/pppp1pppp"),
+            (PieceKind::Lance, "1nsgkgsnl/1r5b1/ppppppppp"),
+            (PieceKind::Knight, "l1sgkgsnl/1r5b1/ppppppppp"),
+            (PieceKind::Silver, "ln1gkgsnl/1r5b1/ppppppppp"),
+            (PieceKind::Gold, "lns1kgsnl/1r5b1/ppppppppp"),
+            (PieceKind::Bishop, "lnsgkgsnl/1r7/ppppppppp"),
+            (PieceKind::Rook, "lnsgkgsnl/7b1/ppppppppp"),
+        ];
+        for (k, top) in gote {
+            let c = k.usi_char();
+            let pawns = if k == PieceKind::Pawn {
+                "PPPP1PPPP"
+            } else {
+                "PPPPPPPPP"
+            };
+            let sfen = |mid: &str, hand: &str| {
+                format!("{top}/9/{mid}/9/{pawns}/1B5R1/LNSGKGSNL b {hand} 1")
+            };
+            let hand = Position::from_sfen(&sfen("9", &c.to_string())).unwrap();
+            let board = Position::from_sfen(&sfen(&format!("4{c}4"), "-")).unwrap();
+            let (h, b) = (evaluate(&hand), evaluate(&board));
+            assert!(h > b, "{k:?}: in hand {h}, on 5e {b}");
         }
+    }
+
+    #[test]
+    fn layout_covers_the_table() {
+        let mut next = 0;
+        for (_, start, len) in layout::GROUPS {
+            assert_eq!(start, next);
+            next += len;
+        }
+        assert_eq!(next, layout::LEN);
+        assert_eq!(WEIGHTS[layout::PIECE + PieceKind::King.index()], 0);
+    }
+
+    /// The evaluation is exactly the dot product of the features and the
+    /// weights, over positions of seeded random games (both variants), and
+    /// it is antisymmetric up to the tempo term when the side to move flips.
+    #[test]
+    fn evaluation_is_the_dot_product_of_features_and_weights() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        let mut seen = 0;
+        for start in [Position::startpos(), Position::minishogi_startpos()] {
+            for _ in 0..20 {
+                let mut p = start.clone();
+                for _ in 0..120 {
+                    let f = features(&p);
+                    let dot: i32 = f.iter().zip(WEIGHTS.iter()).map(|(a, b)| a * b).sum();
+                    assert_eq!(dot, evaluate(&p), "{}", p.to_sfen());
+                    assert_eq!(f[layout::TEMPO], 1);
+                    seen += 1;
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    p.play(moves[rng.usize(..moves.len())]).unwrap();
+                }
+            }
+        }
+        assert!(seen > 2_000, "{seen}");
     }
 }

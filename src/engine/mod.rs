@@ -24,7 +24,9 @@ pub mod mate;
 pub mod pool;
 pub mod score;
 pub mod search;
+pub mod tune;
 pub mod usi;
+mod weights;
 
 pub use analysis::{analyze, Analysis, AnalysisBudget, TurningPoint};
 pub use hint::{hint, reason_text, Hint, HintReason};

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Fits the evaluation's weight table to Fairy-Stockfish's scores.
+
+    komadai tune-features < positions.tsv > rows.txt
+    python3 scripts/tune/tune.py rows.txt [--write src/engine/weights.rs]
+
+Model: the win probability sigmoid(eval / K) against the target
+    lam * sigmoid(alpha * fsf_cp / K) + (1 - lam) * game_result,
+mean squared error, plus an L2 pull towards the current table so that rare
+features keep their hand-set values. alpha (Fairy-Stockfish's centipawn
+scale against ours) is fitted first with the current table and then held,
+so the fitted table keeps the current scale (a pawn stays near 100, which
+the search's margins assume). Reports the loss on a held-out tenth.
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import weights as wfile  # noqa: E402
+
+K = 600.0
+
+
+def load(path):
+    groups = None
+    scores, results, rows, cols, vals = [], [], [], [], []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("# layout"):
+                groups = []
+                for t in line.split()[2:]:
+                    name, start, length = t.split(":")
+                    groups.append((name, int(start), int(length)))
+                continue
+            s, r, feats = line.rstrip("\n").split("\t")
+            i = len(scores)
+            scores.append(float(s))
+            results.append(float(r))
+            for t in feats.split():
+                j, n = t.split(":")
+                rows.append(i)
+                cols.append(int(j))
+                vals.append(float(n))
+    n = len(scores)
+    dim = groups[-1][1] + groups[-1][2]
+    x = np.zeros((n, dim), dtype=np.float64)
+    np.add.at(x, (np.array(rows), np.array(cols)), np.array(vals))
+    return groups, x, np.array(scores), np.array(results)
+
+
+def sig(v):
+    return 1.0 / (1.0 + np.exp(-v))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("rows")
+    ap.add_argument("--weights", default="src/engine/weights.rs")
+    ap.add_argument("--write", help="write the fitted table here")
+    ap.add_argument("--lam", type=float, default=0.75)
+    ap.add_argument("--reg", type=float, default=2e-7)
+    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--lr", type=float, default=2.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--freeze", default="tempo",
+                    help="comma-separated groups kept as they are")
+    args = ap.parse_args()
+
+    groups, x, fsf, result = load(args.rows)
+    w0 = np.array(wfile.read(args.weights), dtype=np.float64)
+    assert len(w0) == x.shape[1], (len(w0), x.shape)
+    rng = np.random.default_rng(args.seed)
+    order = rng.permutation(len(fsf))
+    cut = len(fsf) // 10
+    test, train = order[:cut], order[cut:]
+
+    e0 = x @ w0
+    best = None
+    for alpha in np.linspace(0.3, 4.0, 75):
+        t = args.lam * sig(alpha * fsf / K) + (1 - args.lam) * result
+        loss = np.mean((sig(e0[train] / K) - t[train]) ** 2)
+        if best is None or loss < best[0]:
+            best = (loss, alpha)
+    alpha = best[1]
+    target = args.lam * sig(alpha * fsf / K) + (1 - args.lam) * result
+    print(f"{len(fsf)} rows, {x.shape[1]} weights; alpha {alpha:.3f}")
+
+    frozen = np.zeros(len(w0), dtype=bool)
+    frozen[7] = True  # the king's material entry
+    for name in args.freeze.split(","):
+        for g, start, length in groups:
+            if g == name:
+                frozen[start:start + length] = True
+    used = np.abs(x[train]).sum(axis=0) > 0
+    free = ~frozen & used
+
+    def loss_of(w, idx):
+        return np.mean((sig(x[idx] @ w / K) - target[idx]) ** 2)
+
+    print(f"before: train {loss_of(w0, train):.6f} test {loss_of(w0, test):.6f}")
+    w = w0.copy()
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    xt, tt = x[train], target[train]
+    for step in range(1, args.steps + 1):
+        p = sig(xt @ w / K)
+        g = xt.T @ ((p - tt) * p * (1 - p)) * (2 / (K * len(tt)))
+        g += 2 * args.reg * (w - w0)
+        g[~free] = 0
+        m = 0.9 * m + 0.1 * g
+        v = 0.999 * v + 0.001 * g * g
+        w -= args.lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-12)
+        if step % 500 == 0:
+            print(f"step {step}: train {loss_of(w, train):.6f} test {loss_of(w, test):.6f}")
+    w = np.round(w)
+    print(f"after (rounded): train {loss_of(w, train):.6f} test {loss_of(w, test):.6f}")
+    for name, start, length in groups:
+        if name in ("piece", "hand", "hand_more", "pawn_glut", "tempo"):
+            print(name, [int(a) for a in w[start:start + length]])
+    if args.write:
+        wfile.write(args.write, groups, w)
+        print("wrote", args.write)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,163 @@
+//! Training rows for fitting the evaluation (`scripts/tune/`): positions
+//! scored by another engine become feature counts ([`super::eval::features`]).
+//!
+//! Input lines (written by `scripts/tune/gen.py`):
+//! `sfen \t score \t bestmove \t result`, where score is `cp N` or `mate N`
+//! and score and result (1, 0.5, 0) are from the side to move. Only quiet
+//! positions are kept, since the evaluation only ever judges quiet ones (the
+//! search resolves captures first): the side to move is not in check, the
+//! best move is neither a capture nor a promotion, and the score is a
+//! centipawn score within `max_cp`.
+//!
+//! Output: one header line `# layout name:start:len ...`, then per kept
+//! position `score \t result \t index:count index:count ...` (non-zero counts).
+
+use std::io::{self, BufRead, Write};
+
+use super::eval::{features, layout};
+use crate::shogi::{Move, Position};
+
+/// What happened to the input lines.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct TuneStats {
+    /// Rows written.
+    pub kept: u64,
+    /// Lines that did not parse (bad SFEN, move or score).
+    pub malformed: u64,
+    /// Mate scores, scores beyond the limit, checks, captures and promotions.
+    pub not_quiet: u64,
+}
+
+/// Converts scored positions to feature rows (see the module documentation).
+///
+/// # Errors
+/// Reading or writing fails.
+pub fn write_rows<R: BufRead, W: Write>(
+    input: R,
+    mut out: W,
+    max_cp: i32,
+) -> io::Result<TuneStats> {
+    let mut stats = TuneStats::default();
+    write!(out, "# layout")?;
+    for (name, start, len) in layout::GROUPS {
+        write!(out, " {name}:{start}:{len}")?;
+    }
+    writeln!(out)?;
+    for line in input.lines() {
+        let line = line?;
+        match row(&line, max_cp) {
+            Row::Malformed => stats.malformed += 1,
+            Row::NotQuiet => stats.not_quiet += 1,
+            Row::Keep { score, result, pos } => {
+                stats.kept += 1;
+                write!(out, "{score}\t{result}\t")?;
+                let mut first = true;
+                for (i, n) in features(&pos).into_iter().enumerate() {
+                    if n != 0 {
+                        if !first {
+                            write!(out, " ")?;
+                        }
+                        first = false;
+                        write!(out, "{i}:{n}")?;
+                    }
+                }
+                writeln!(out)?;
+            }
+        }
+    }
+    Ok(stats)
+}
+
+enum Row {
+    Malformed,
+    NotQuiet,
+    Keep {
+        score: i32,
+        result: f32,
+        pos: Box<Position>,
+    },
+}
+
+fn row(line: &str, max_cp: i32) -> Row {
+    let mut cols = line.split('\t');
+    let (Some(sfen), Some(score), Some(best), Some(result)) =
+        (cols.next(), cols.next(), cols.next(), cols.next())
+    else {
+        return Row::Malformed;
+    };
+    let (Ok(pos), Ok(mv), Ok(result)) = (
+        Position::from_sfen(sfen),
+        Move::from_usi(best),
+        result.trim().parse::<f32>(),
+    ) else {
+        return Row::Malformed;
+    };
+    let score = match score.split_once(' ') {
+        Some(("cp", v)) => match v.parse::<i32>() {
+            Ok(v) => v,
+            Err(_) => return Row::Malformed,
+        },
+        Some(("mate", _)) => return Row::NotQuiet,
+        _ => return Row::Malformed,
+    };
+    if !pos.is_legal(mv) {
+        return Row::Malformed;
+    }
+    if score.abs() > max_cp || pos.in_check() || pos.is_capture(mv) || mv.is_promotion() {
+        return Row::NotQuiet;
+    }
+    Row::Keep {
+        score,
+        result,
+        pos: Box::new(pos),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_quiet_positions_and_counts_the_rest() {
+        let start = Position::startpos().to_sfen();
+        let input = format!(
+            "{start}\tcp 30\t7g7f\t0.5\n\
+             {start}\tmate 3\t7g7f\t1\n\
+             {start}\tcp 9000\t7g7f\t1\n\
+             {start}\tcp 30\t7g7e\t1\n\
+             garbage\n\
+             lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1\tcp 10\t8h2b+\t1\n"
+        );
+        let mut out = Vec::new();
+        let stats = write_rows(input.as_bytes(), &mut out, 3000).unwrap();
+        assert_eq!(
+            stats,
+            TuneStats {
+                kept: 1,
+                malformed: 2,
+                not_quiet: 3
+            }
+        );
+        let text = String::from_utf8(out).unwrap();
+        let mut lines = text.lines();
+        assert!(lines.next().unwrap().starts_with("# layout piece:0:14 "));
+        let row = lines.next().unwrap();
+        let cols: Vec<&str> = row.split('\t').collect();
+        assert_eq!(&cols[..2], ["30", "0.5"]);
+        // The counts say what the evaluation sums: 9 pawns each, tempo once.
+        let counts: Vec<(usize, i32)> = cols[2]
+            .split(' ')
+            .map(|t| {
+                let (i, n) = t.split_once(':').unwrap();
+                (i.parse().unwrap(), n.parse().unwrap())
+            })
+            .collect();
+        let dot: i32 = counts
+            .iter()
+            .map(|&(i, n)| super::super::eval::WEIGHTS[i] * n)
+            .sum();
+        assert_eq!(dot, super::super::eval::evaluate(&Position::startpos()));
+        assert!(counts.contains(&(layout::TEMPO, 1)));
+        assert!(lines.next().is_none());
+    }
+}
