@@ -2,14 +2,17 @@
 # Plays komadai (USI mode, release build) against another engine with
 # cshogi's match runner and prints score and Elo difference.
 #
-#   scripts/match/run_match.sh fsf   GAMES BYOYOMI_MS        # vs Fairy-Stockfish
-#   scripts/match/run_match.sh gps   GAMES BYOYOMI_MS        # vs gpsshogi (Thread=1)
+#   scripts/match/run_match.sh fsf   GAMES BYOYOMI_MS [THEIR_MS] # vs Fairy-Stockfish
+#   scripts/match/run_match.sh gps   GAMES BYOYOMI_MS [THEIR_MS] # vs gpsshogi (Thread=1)
 #   scripts/match/run_match.sh level A B GAMES BYOYOMI_MS    # komadai level A vs level B
 #   scripts/match/run_match.sh bin OTHER GAMES BYOYOMI_MS    # this build vs another komadai binary
 #
 # Colours alternate (cshogi.cli swaps every game); each opening of
 # openings.txt is played twice, once with each colour. Games longer than
-# 320 plies are drawn (--draw). Output goes to scripts/match/out/<name>-<commit>/.
+# 320 plies are drawn (--draw). THEIR_MS gives the opponent another byoyomi
+# (time odds: a weaker reference that scores near 50 % measures changes with
+# far fewer games than one that wins 90 %). Output goes to
+# scripts/match/out/<name>-<commit>/.
 set -euo pipefail
 # The whole script is one compound command, read before it runs, so editing
 # this file during a long match cannot derail the running copy.
@@ -25,11 +28,11 @@ opts2=""
 name1="komadai"
 case "$kind" in
   fsf)
-    games="${1:-40}"; byo="${2:-300}"
+    games="${1:-40}"; byo="${2:-300}"; byo2="${3:-$byo}"
     engine2="$(command -v fairy-stockfish)"; name2="fsf"; opts2="Threads:1"
     ;;
   gps)
-    games="${1:-40}"; byo="${2:-300}"
+    games="${1:-40}"; byo="${2:-300}"; byo2="${3:-$byo}"
     engine2="$(command -v gpsusi)"; name2="gpsshogi"; opts2="Thread:1"
     ;;
   level)
@@ -47,7 +50,10 @@ esac
 
 (cd "$root" && cargo build --release --quiet)
 rev="$(cd "$root" && git rev-parse --short HEAD)$(cd "$root" && git diff --quiet HEAD -- src || echo -dirty)"
-out="$here/out/${name1}-vs-${name2}-${byo}ms-${rev}"
+byo2="${byo2:-$byo}"
+odds=""
+[ "$byo2" != "$byo" ] && odds="-at-${byo2}ms"
+out="$here/out/${name1}-vs-${name2}${odds}-${byo}ms-${rev}"
 mkdir -p "$out/csa"
 # Freeze the binary so that rebuilding during a long match changes nothing.
 cp "$root/target/release/komadai" "$out/komadai"
@@ -59,7 +65,7 @@ set +e
 timeout "${limit}s" python3 -m cshogi.cli "$here/komadai-usi" "$engine2" \
   --name1 "$name1" --name2 "$name2" \
   ${opts1:+--options1 "$opts1"} ${opts2:+--options2 "$opts2"} \
-  --games "$games" --byoyomi "$byo" --draw 320 \
+  --games "$games" --byoyomi "$byo" "$byo2" --draw 320 \
   --opening "$here/openings.txt" --opening-seed 1 \
   --csa "$out/csa" >"$log" 2>&1
 status=$?
