@@ -73,31 +73,59 @@ pub mod layout {
     ];
 }
 
-/// Receives the terms of the evaluation: `n` times weight `index`.
+/// Receives the terms of the evaluation: `n` times weight `index`, for the
+/// side set by the last [`Sink::side`] (+1: the side to move, −1: the other).
 pub trait Sink {
+    /// The terms that follow count with this sign.
+    fn side(&mut self, sign: i32);
     /// Adds `n` times the weight at `index`.
     fn add(&mut self, index: usize, n: i32);
 }
 
-/// Sums weights: the engine's evaluation.
+/// Sums weights: the engine's evaluation. Each side's terms are summed
+/// unsigned and the sign applied once (most terms are `1 × weight`).
 struct Sum<'w> {
     weights: &'w [i32; layout::LEN],
     total: i32,
+    part: i32,
+    sign: i32,
+}
+
+impl Sum<'_> {
+    #[inline(always)]
+    fn finish(&mut self) -> i32 {
+        self.side(0);
+        self.total
+    }
 }
 
 impl Sink for Sum<'_> {
     #[inline(always)]
+    fn side(&mut self, sign: i32) {
+        self.total += self.sign * self.part;
+        self.part = 0;
+        self.sign = sign;
+    }
+
+    #[inline(always)]
     fn add(&mut self, index: usize, n: i32) {
-        self.total += self.weights[index] * n;
+        self.part += self.weights[index] * n;
     }
 }
 
 /// Counts: how often each weight enters the evaluation of a position.
-struct Count(Vec<i32>);
+struct Count {
+    counts: Vec<i32>,
+    sign: i32,
+}
 
 impl Sink for Count {
+    fn side(&mut self, sign: i32) {
+        self.sign = sign;
+    }
+
     fn add(&mut self, index: usize, n: i32) {
-        self.0[index] += n;
+        self.counts[index] += self.sign * n;
     }
 }
 
@@ -135,30 +163,22 @@ pub fn exchange_value(kind: PieceKind) -> i32 {
 /// Weight of each hand kind as a threat to the enemy king (drops near it).
 const HAND_THREAT: [i32; 7] = [1, 2, 3, 3, 3, 3, 4];
 
+/// Where `sq` stands relative to the king on `king` owned by `owner`: the
+/// Chebyshev distance (0..8; 8 without a king) and the cell in the 3×5
+/// window next to the king (see [`layout::OWN_NEAR`]), if it is inside.
 #[inline]
-fn dist(a: Square, b: Option<Square>) -> usize {
-    match b {
-        Some(b) => {
-            let df = (i32::from(a.file()) - i32::from(b.file())).unsigned_abs();
-            let dr = (i32::from(a.rank()) - i32::from(b.rank())).unsigned_abs();
-            df.max(dr).min(8) as usize
-        }
-        None => 8,
-    }
-}
-
-/// The cell of `sq` in the 3×5 window next to the king on `king` owned by
-/// `owner` (see [`layout::OWN_NEAR`]), if it is in the window.
-#[inline]
-fn near_cell(sq: Square, king: Option<Square>, owner: Color) -> Option<usize> {
-    let k = king?;
+fn from_king(sq: Square, king: Option<Square>, owner: Color) -> (usize, Option<usize>) {
+    let Some(k) = king else {
+        return (8, None);
+    };
     let df = (i32::from(sq.file()) - i32::from(k.file())).unsigned_abs() as usize;
     let dr = i32::from(k.rank()) - i32::from(sq.rank());
     let dr = match owner {
         Color::Sente => dr,
         Color::Gote => -dr,
     };
-    (df <= 2 && dr.abs() <= 2).then(|| df * 5 + (dr + 2) as usize)
+    let d = df.max(dr.unsigned_abs() as usize).min(8);
+    (d, (d <= 2 && df <= 2).then(|| df * 5 + (dr + 2) as usize))
 }
 
 /// The mobility table of a slider kind, if it has one.
@@ -183,18 +203,26 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// The evaluation with another weight table (tuning tools compare tables).
 #[must_use]
 pub fn evaluate_with(pos: &Position, weights: &[i32; layout::LEN]) -> i32 {
-    let mut sum = Sum { weights, total: 0 };
+    let mut sum = Sum {
+        weights,
+        total: 0,
+        part: 0,
+        sign: 1,
+    };
     walk(pos, &mut sum);
-    sum.total
+    sum.finish()
 }
 
 /// How often each weight enters [`evaluate`] for `pos`: the evaluation is the
 /// dot product of this vector with [`WEIGHTS`].
 #[must_use]
 pub fn features(pos: &Position) -> Vec<i32> {
-    let mut count = Count(vec![0; layout::LEN]);
+    let mut count = Count {
+        counts: vec![0; layout::LEN],
+        sign: 1,
+    };
     walk(pos, &mut count);
-    count.0
+    count.counts
 }
 
 /// The one walk over the position behind [`evaluate`] and [`features`].
@@ -204,13 +232,13 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) {
     let mut att1 = [Bitboard::EMPTY; 2];
     let mut att2 = [Bitboard::EMPTY; 2];
     for c in Color::ALL {
-        let sign = if c == us { 1 } else { -1 };
+        sink.side(if c == us { 1 } else { -1 });
         let i = c.index();
-        side_terms(pos, c, sign, sink, &mut att1[i], &mut att2[i]);
+        side_terms(pos, c, sink, &mut att1[i], &mut att2[i]);
     }
     let mask = pos.board_mask();
     for c in Color::ALL {
-        let sign = if c == us { 1 } else { -1 };
+        sink.side(if c == us { 1 } else { -1 });
         let them = (!c).index();
         let hanging = if c == us {
             layout::HANGING_US
@@ -219,13 +247,14 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) {
         };
         for sq in pos.pieces_of(c) & att1[them] & !att1[c.index()] {
             if let Some(p) = pos.piece_at(sq) {
-                sink.add(hanging + p.kind.index(), sign);
+                sink.add(hanging + p.kind.index(), 1);
             }
         }
         if let Some(units) = king_danger(pos, c, att1[them], att2[them], att2[c.index()], mask) {
-            sink.add(layout::DANGER + units.min(40) as usize, sign);
+            sink.add(layout::DANGER + units.min(40) as usize, 1);
         }
     }
+    sink.side(1);
     sink.add(layout::TEMPO, 1);
 }
 
@@ -255,7 +284,6 @@ pub fn material(pos: &Position, c: Color) -> i32 {
 fn side_terms<S: Sink>(
     pos: &Position,
     c: Color,
-    sign: i32,
     sink: &mut S,
     att1: &mut Bitboard,
     att2: &mut Bitboard,
@@ -273,7 +301,7 @@ fn side_terms<S: Sink>(
             continue;
         }
         let k = kind.index();
-        sink.add(layout::PIECE + k, sign * bb.count() as i32);
+        sink.add(layout::PIECE + k, bb.count() as i32);
         for sq in bb {
             let a = attacks(c, kind, sq, occ) & mask;
             *att2 |= *att1 & a;
@@ -282,39 +310,40 @@ fn side_terms<S: Sink>(
                 if size == 9 {
                     let r = usize::from(sq.relative_rank(c, size)) - 1;
                     let f = usize::from(sq.file().min(10 - sq.file())) - 1;
-                    sink.add(layout::KING_SQUARE + r * 5 + f, sign);
+                    sink.add(layout::KING_SQUARE + r * 5 + f, 1);
                 }
                 continue;
             }
-            let dm = dist(sq, own_king);
-            sink.add(layout::OWN_KING + k * 9 + dm, sign);
-            sink.add(layout::THEIR_KING + k * 9 + dist(sq, their_king), sign);
-            if let Some(cell) = near_cell(sq, own_king, c) {
-                sink.add(layout::OWN_NEAR + k * 15 + cell, sign);
+            let (dm, own_cell) = from_king(sq, own_king, c);
+            let (de, their_cell) = from_king(sq, their_king, them);
+            sink.add(layout::OWN_KING + k * 9 + dm, 1);
+            sink.add(layout::THEIR_KING + k * 9 + de, 1);
+            if let Some(cell) = own_cell {
+                sink.add(layout::OWN_NEAR + k * 15 + cell, 1);
             }
-            if let Some(cell) = near_cell(sq, their_king, them) {
-                sink.add(layout::THEIR_NEAR + k * 15 + cell, sign);
+            if let Some(cell) = their_cell {
+                sink.add(layout::THEIR_NEAR + k * 15 + cell, 1);
             }
             if let Some(slot) = mobility_slot(kind) {
                 let m = (a.count() as usize).min(16);
-                sink.add(layout::MOBILITY + slot * 17 + m, sign);
+                sink.add(layout::MOBILITY + slot * 17 + m, 1);
             } else if kind == PieceKind::Pawn {
                 // Ranks counted from the enemy's back rank on a 9-rank scale.
                 let r = usize::from(sq.relative_rank(c, size) + 9 - size) - 1;
                 let near = if dm < 3 { 0 } else { 9 };
-                sink.add(layout::PAWN_RANK + near + r, sign);
+                sink.add(layout::PAWN_RANK + near + r, 1);
             }
         }
     }
     for (kind, n) in pos.hand(c).iter() {
         let n = i32::from(n);
         let k = kind.index();
-        sink.add(layout::HAND + k, sign * n);
+        sink.add(layout::HAND + k, n);
         if n > 1 {
-            sink.add(layout::HAND_MORE + k, sign * (n - 1));
+            sink.add(layout::HAND_MORE + k, n - 1);
         }
         if kind == PieceKind::Pawn && n > 4 {
-            sink.add(layout::PAWN_GLUT, sign * (n - 4));
+            sink.add(layout::PAWN_GLUT, n - 4);
         }
     }
 }
