@@ -196,17 +196,11 @@ struct PathEntry {
     in_check: bool,
 }
 
-/// The same position with the other side to move, for null-move pruning.
-/// The rules core has no "pass", so this goes through the SFEN; it is only
-/// used at interior nodes, where its cost is small against the subtree.
+/// The same position with the other side to move, for null-move pruning
+/// (`None` in check).
+#[inline]
 pub(crate) fn pass(pos: &Position) -> Option<Position> {
-    let sfen = pos.to_sfen();
-    let mut parts = sfen.splitn(3, ' ');
-    let board = parts.next()?;
-    let side = parts.next()?;
-    let rest = parts.next()?;
-    let flipped = if side == "b" { "w" } else { "b" };
-    Position::from_sfen(&format!("{board} {flipped} {rest}")).ok()
+    pos.null_move()
 }
 
 /// History index of a move: origin square, or 81 + the dropped kind.
@@ -1016,6 +1010,47 @@ mod tests {
         let q = pass(&p).unwrap();
         assert_ne!(p.side_to_move(), q.side_to_move());
         assert_eq!(pass(&q).unwrap().key(), p.key());
+    }
+
+    /// The pass is the position the SFEN with the other side letter
+    /// describes (key, checks, legal moves), over seeded random games.
+    #[test]
+    fn pass_equals_the_flipped_sfen() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut checked = 0;
+        for start in [Position::startpos(), Position::minishogi_startpos()] {
+            for _ in 0..20 {
+                let mut p = start.clone();
+                for _ in 0..100 {
+                    let sfen = p.to_sfen();
+                    let mut parts = sfen.splitn(3, ' ');
+                    let (board, side, rest) = (
+                        parts.next().unwrap(),
+                        parts.next().unwrap(),
+                        parts.next().unwrap(),
+                    );
+                    let other = if side == "b" { "w" } else { "b" };
+                    let flipped = Position::from_sfen(&format!("{board} {other} {rest}"));
+                    match pass(&p) {
+                        None => assert!(p.in_check()),
+                        Some(q) => {
+                            let f = flipped.unwrap();
+                            assert_eq!(q.to_sfen(), f.to_sfen());
+                            assert_eq!(q.key(), f.key());
+                            assert_eq!(q.in_check(), f.in_check());
+                            assert_eq!(q.legal_moves().len(), f.legal_moves().len());
+                            checked += 1;
+                        }
+                    }
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    p.play(moves[rng.usize(..moves.len())]).unwrap();
+                }
+            }
+        }
+        assert!(checked > 1_000, "{checked}");
     }
 
     #[test]

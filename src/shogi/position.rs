@@ -444,6 +444,21 @@ impl Position {
         Ok(())
     }
 
+    /// The same position with the other side to move (a "pass", for the
+    /// engine's null-move pruning), or `None` when the side to move is in
+    /// check (the result would not be a legal position). The move number
+    /// does not change.
+    #[must_use]
+    pub fn null_move(&self) -> Option<Position> {
+        if self.in_check() {
+            return None;
+        }
+        let mut p = self.clone();
+        p.side = !p.side;
+        p.refresh();
+        Some(p)
+    }
+
     /// The position after `mv` (the caller knows `mv` is legal).
     #[must_use]
     pub fn after(&self, mv: Move) -> Position {
