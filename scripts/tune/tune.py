@@ -11,6 +11,11 @@ features keep their hand-set values. alpha (Fairy-Stockfish's centipawn
 scale against ours) is fitted first with the current table and then held,
 so the fitted table keeps the current scale (a pawn stays near 100, which
 the search's margins assume). Reports the loss on a held-out tenth.
+
+--constraints takes feature rows of position pairs (first better than
+second by at least --margin, as in scripts/tune/constraints.tsv: a piece
+in hand against the same piece on 5e, SPEC §4) and adds a squared hinge
+penalty for each pair the table gets wrong, so the fit keeps them.
 """
 import argparse
 import os
@@ -61,10 +66,12 @@ def main():
     ap.add_argument("--weights", default="src/engine/weights.rs")
     ap.add_argument("--write", help="write the fitted table here")
     ap.add_argument("--lam", type=float, default=0.75)
-    ap.add_argument("--reg", type=float, default=2e-7)
+    ap.add_argument("--reg", type=float, default=1e-9)
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--lr", type=float, default=2.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--constraints", help="feature rows of pairs: first > second")
+    ap.add_argument("--margin", type=float, default=10.0)
     ap.add_argument("--freeze", default="tempo",
                     help="comma-separated groups kept as they are")
     args = ap.parse_args()
@@ -105,10 +112,20 @@ def main():
     m = np.zeros_like(w)
     v = np.zeros_like(w)
     xt, tt = x[train], target[train]
+    if args.constraints:
+        _, cx, _, _ = load(args.constraints)
+        diff = cx[0::2] - cx[1::2]
+    else:
+        diff = np.zeros((0, len(w0)))
+
+    def violations(w):
+        return [round(v) for v in diff @ w if v < args.margin]
     for step in range(1, args.steps + 1):
         p = sig(xt @ w / K)
         g = xt.T @ ((p - tt) * p * (1 - p)) * (2 / (K * len(tt)))
         g += 2 * args.reg * (w - w0)
+        short = np.maximum(0.0, args.margin - diff @ w)
+        g -= 1e-5 * diff.T @ short
         g[~free] = 0
         m = 0.9 * m + 0.1 * g
         v = 0.999 * v + 0.001 * g * g
@@ -117,6 +134,7 @@ def main():
             print(f"step {step}: train {loss_of(w, train):.6f} test {loss_of(w, test):.6f}")
     w = np.round(w)
     print(f"after (rounded): train {loss_of(w, train):.6f} test {loss_of(w, test):.6f}")
+    print(f"constraint pairs short of the margin: {violations(w)}")
     for name, start, length in groups:
         if name in ("piece", "hand", "hand_more", "pawn_glut", "tempo"):
             print(name, [int(a) for a in w[start:start + length]])
