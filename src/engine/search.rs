@@ -1016,40 +1016,29 @@ mod tests {
     /// describes (key, checks, legal moves), over seeded random games.
     #[test]
     fn pass_equals_the_flipped_sfen() {
-        let mut rng = fastrand::Rng::with_seed(11);
         let mut checked = 0;
-        for start in [Position::startpos(), Position::minishogi_startpos()] {
-            for _ in 0..20 {
-                let mut p = start.clone();
-                for _ in 0..100 {
-                    let sfen = p.to_sfen();
-                    let mut parts = sfen.splitn(3, ' ');
-                    let (board, side, rest) = (
-                        parts.next().unwrap(),
-                        parts.next().unwrap(),
-                        parts.next().unwrap(),
-                    );
-                    let other = if side == "b" { "w" } else { "b" };
-                    let flipped = Position::from_sfen(&format!("{board} {other} {rest}"));
-                    match pass(&p) {
-                        None => assert!(p.in_check()),
-                        Some(q) => {
-                            let f = flipped.unwrap();
-                            assert_eq!(q.to_sfen(), f.to_sfen());
-                            assert_eq!(q.key(), f.key());
-                            assert_eq!(q.in_check(), f.in_check());
-                            assert_eq!(q.legal_moves().len(), f.legal_moves().len());
-                            checked += 1;
-                        }
-                    }
-                    let moves = p.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    p.play(moves[rng.usize(..moves.len())]).unwrap();
+        crate::shogi::testing::random_positions(11, 20, 100, |p| {
+            let sfen = p.to_sfen();
+            let mut parts = sfen.splitn(3, ' ');
+            let (board, side, rest) = (
+                parts.next().unwrap(),
+                parts.next().unwrap(),
+                parts.next().unwrap(),
+            );
+            let other = if side == "b" { "w" } else { "b" };
+            let flipped = Position::from_sfen(&format!("{board} {other} {rest}"));
+            match pass(p) {
+                None => assert!(p.in_check()),
+                Some(q) => {
+                    let f = flipped.unwrap();
+                    assert_eq!(q.to_sfen(), f.to_sfen());
+                    assert_eq!(q.key(), f.key());
+                    assert_eq!(q.in_check(), f.in_check());
+                    assert_eq!(q.legal_moves().len(), f.legal_moves().len());
+                    checked += 1;
                 }
             }
-        }
+        });
         assert!(checked > 1_000, "{checked}");
     }
 

@@ -13,6 +13,40 @@ mod position;
 mod sfen;
 mod types;
 
+/// Helpers for tests across the crate.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Position;
+
+    /// Calls `f` on every position of `games` seeded random games from each
+    /// start (9×9 and minishogi), at most `plies` moves each; returns how
+    /// many positions it saw.
+    pub(crate) fn random_positions(
+        seed: u64,
+        games: usize,
+        plies: usize,
+        mut f: impl FnMut(&Position),
+    ) -> usize {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut seen = 0;
+        for start in [Position::startpos(), Position::minishogi_startpos()] {
+            for _ in 0..games {
+                let mut p = start.clone();
+                for _ in 0..plies {
+                    f(&p);
+                    seen += 1;
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    p.play_unchecked(moves[rng.usize(..moves.len())]);
+                }
+            }
+        }
+        seen
+    }
+}
+
 pub use bitboard::{
     attacks, between, bishop_attacks, bishop_pseudo, king_attacks, lance_attacks, lance_ray, line,
     rook_attacks, rook_pseudo, step_attacks, Bitboard,
