@@ -5,7 +5,8 @@
 //! The positions and answers come from `scripts/tactics/gen_tactics.py`
 //! (cshogi's exact short-mate search lists every mating first move;
 //! fairy-stockfish MultiPV 2 at a fixed depth picks captures and defences
-//! that are at least 400 centipawns better than the second-best move).
+//! that are at least 400 centipawns better than the second-best move, and a
+//! 1.5 s MultiPV 2 search must agree on move and margin).
 
 use komadai::engine::{Limits, Score, Searcher};
 use komadai::shogi::Position;

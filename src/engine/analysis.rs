@@ -161,7 +161,9 @@ mod tests {
     #[test]
     fn blunder_is_a_turning_point() {
         // Sente's 8h3c+ gives the bishop for a pawn (the knight or the bishop
-        // takes back): the third move is the turning point.
+        // takes back): the third move is the turning point. The fifth, 2g2f,
+        // is one too: with the 7th file and 8h open, Gote's bishop now takes
+        // the lance on 9i and promotes (guarding it, e.g. 2h9h, was better).
         let moves: Vec<Move> = ["7g7f", "3c3d", "8h3c+", "2b3c", "2g2f"]
             .iter()
             .map(|m| Move::from_usi(m).unwrap())
@@ -181,8 +183,10 @@ mod tests {
         assert_eq!(a.best.len(), 6);
         assert!(a.graph().iter().all(|v| v.abs() < 10_000));
         let tp: Vec<usize> = a.turning_points.iter().map(|t| t.index).collect();
-        assert_eq!(tp, vec![2], "{a:?}");
-        assert_eq!(a.turning_points[0].mover, Color::Sente);
+        assert_eq!(tp, vec![2, 4], "{a:?}");
+        assert!(a.turning_points.iter().all(|t| t.mover == Color::Sente));
+        assert!(a.turning_points[0].loss > 1000, "{a:?}");
+        assert_eq!(a.best[5], Some(Move::from_usi("3c9i+").unwrap()), "{a:?}");
     }
 
     #[test]
