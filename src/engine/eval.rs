@@ -197,14 +197,8 @@ fn mobility_slot(kind: PieceKind) -> Option<usize> {
 /// The evaluation from the side to move's point of view.
 #[must_use]
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &WEIGHTS)
-}
-
-/// The evaluation with another weight table (tuning tools compare tables).
-#[must_use]
-pub fn evaluate_with(pos: &Position, weights: &[i32; layout::LEN]) -> i32 {
     let mut sum = Sum {
-        weights,
+        weights: &WEIGHTS,
         total: 0,
         part: 0,
         sign: 1,
