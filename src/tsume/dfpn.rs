@@ -617,7 +617,7 @@ impl Dfpn {
                 }
             }
         } else if dn == 0 {
-            if or {
+            let dh = if or {
                 // Every check fails: the disproof holds for hands inside
                 // every child's disproof hand (undoing the move's change of
                 // hand), without kinds the attacker lacks now.
@@ -640,12 +640,7 @@ impl Dfpn {
                         dh = dh.set(i, 0);
                     }
                 }
-                Found {
-                    pn: INF,
-                    dn: 0,
-                    len: 0,
-                    hand: dh.max(hand),
-                }
+                dh
             } else {
                 let c = self.kids[start..end]
                     .iter()
@@ -654,20 +649,20 @@ impl Dfpn {
                     .expect("a disproven child");
                 // A drop needs the defender to keep that piece: the
                 // attacker may not hold more of it than now.
-                let dh = match c.mv {
+                match c.mv {
                     Move::Drop { kind, .. } => {
                         let i = kind.index();
                         c.solved_hand
                             .set(i, c.solved_hand.count(i).min(hand.count(i)))
                     }
                     Move::Normal { .. } => c.solved_hand,
-                };
-                Found {
-                    pn: INF,
-                    dn: 0,
-                    len: 0,
-                    hand: dh.max(hand),
                 }
+            };
+            Found {
+                pn: INF,
+                dn: 0,
+                len: 0,
+                hand: dh.max(hand),
             }
         } else {
             Found {

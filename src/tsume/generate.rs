@@ -89,6 +89,40 @@ pub enum Reject {
     Duplicate,
 }
 
+/// The one first move that mates in `plies`, or why there is none.
+fn unique_first(s: &mut MateSolver, pos: &Position, plies: u32) -> Result<Move, Reject> {
+    let firsts = s.mating_moves(pos, plies).ok_or(Reject::NodeLimit)?;
+    match firsts[..] {
+        [first] => Ok(first),
+        _ => Err(Reject::NotUnique),
+    }
+}
+
+/// The main line of a mate in `plies` that starts with `first`.
+fn main_line(
+    s: &mut MateSolver,
+    pos: &Position,
+    plies: u32,
+    first: Move,
+) -> Result<Vec<Move>, Reject> {
+    let line = s.main_line(pos, plies).ok_or(Reject::NodeLimit)?;
+    if line.len() != plies as usize || line[0] != first {
+        return Err(Reject::NodeLimit);
+    }
+    Ok(line)
+}
+
+/// The puzzle of `pos` with its solution.
+fn puzzle(pos: &Position, plies: u32, solution: Vec<Move>) -> Puzzle {
+    let sfen = pos.to_sfen();
+    Puzzle {
+        id: puzzle_id(plies, &sfen),
+        plies,
+        sfen,
+        solution,
+    }
+}
+
 /// Judges one position as a puzzle of `plies` plies: the puzzle, or why not.
 pub fn judge(pos: &Position, plies: u32, nodes: u64) -> Result<Puzzle, Reject> {
     if pos.in_check() {
@@ -108,10 +142,7 @@ pub fn judge(pos: &Position, plies: u32, nodes: u64) -> Result<Puzzle, Reject> {
         Some(Some(n)) if n < plies => return Err(Reject::Shorter),
         Some(Some(_)) => {}
     }
-    let firsts = s.mating_moves(pos, plies).ok_or(Reject::NodeLimit)?;
-    let [first] = firsts[..] else {
-        return Err(Reject::NotUnique);
-    };
+    let first = unique_first(&mut s, pos, plies)?;
     if let Move::Normal { to, .. } = first {
         if pos.piece_at(to).is_some_and(|p| {
             matches!(
@@ -122,20 +153,11 @@ pub fn judge(pos: &Position, plies: u32, nodes: u64) -> Result<Puzzle, Reject> {
             return Err(Reject::BigCapture);
         }
     }
-    let line = s.main_line(pos, plies).ok_or(Reject::NodeLimit)?;
-    if line.len() != plies as usize || line[0] != first {
-        return Err(Reject::NodeLimit);
-    }
+    let line = main_line(&mut s, pos, plies, first)?;
     if line.iter().skip(1).step_by(2).any(|m| m.is_drop()) {
         return Err(Reject::Interposition);
     }
-    let sfen = pos.to_sfen();
-    Ok(Puzzle {
-        id: puzzle_id(plies, &sfen),
-        plies,
-        sfen,
-        solution: line,
-    })
+    Ok(puzzle(pos, plies, line))
 }
 
 /// One random candidate position (see the module docs), or `None` when the
@@ -356,21 +378,9 @@ pub fn judge_long(pos: &Position, min_plies: u32, max_plies: u32) -> Result<Puzz
         Some(Some(n)) if n < min_plies => return Err(Reject::Shorter),
         Some(Some(n)) => n,
     };
-    let firsts = s.mating_moves(pos, plies).ok_or(Reject::NodeLimit)?;
-    let [first] = firsts[..] else {
-        return Err(Reject::NotUnique);
-    };
-    let line = s.main_line(pos, plies).ok_or(Reject::NodeLimit)?;
-    if line.len() != plies as usize || line[0] != first {
-        return Err(Reject::NodeLimit);
-    }
-    let sfen = pos.to_sfen();
-    Ok(Puzzle {
-        id: puzzle_id(plies, &sfen),
-        plies,
-        sfen,
-        solution: line,
-    })
+    let first = unique_first(&mut s, pos, plies)?;
+    let line = main_line(&mut s, pos, plies, first)?;
+    Ok(puzzle(pos, plies, line))
 }
 
 /// Long mates of `min_plies` to `max_plies` plies ([`judge_long`]) from
