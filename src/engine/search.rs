@@ -9,9 +9,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::shogi::{dead_squares, Color, Move, PieceKind, Position};
+use arrayvec::ArrayVec;
 
-use super::eval::{evaluate, exchange_value, BOARD_VALUE};
+use crate::shogi::{dead_squares, Color, Move, PieceKind, Position, MAX_MOVES};
+
+use super::eval::{evaluate, exchange_value, see, BOARD_VALUE};
 use super::mate::{may_give_check, MateSearch};
 use super::score::{Score, INF, MATE, MATE_BOUND};
 
@@ -116,9 +118,14 @@ struct TtEntry {
     key: u64,
     mv: Option<Move>,
     score: i32,
+    /// The static evaluation ([`NO_EVAL`] in check).
+    eval: i32,
     depth: i16,
     bound: u8,
 }
+
+/// A static evaluation that was not computed (the side to move is in check).
+const NO_EVAL: i32 = i32::MIN / 2;
 
 const BOUND_EXACT: u8 = 3;
 const BOUND_LOWER: u8 = 1;
@@ -148,7 +155,7 @@ impl Tt {
     }
 
     #[inline]
-    fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: u8) {
+    fn store(&mut self, key: u64, mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: u8) {
         let i = self.index(key);
         let e = &mut self.entries[i];
         if e.key != key || depth >= i32::from(e.depth) - 2 || bound == BOUND_EXACT {
@@ -157,6 +164,7 @@ impl Tt {
                 key,
                 mv,
                 score,
+                eval,
                 depth: depth as i16,
                 bound,
             };
@@ -213,12 +221,77 @@ fn hist_index(side: Color, mv: Move) -> usize {
     (side.index() * 88 + from) * 81 + mv.to().index()
 }
 
+/// Moved piece (side, kind as it stood or was dropped) and target square:
+/// the index of a move in the continuation histories.
+#[inline]
+fn piece_to(pos: &Position, mv: Move) -> usize {
+    let kind = match mv {
+        Move::Normal { from, .. } => pos.piece_at(from).map_or(0, |p| p.kind.index()),
+        Move::Drop { kind, .. } => kind.index(),
+    };
+    (pos.side_to_move().index() * 14 + kind) * 81 + mv.to().index()
+}
+
+/// The number of [`piece_to`] indices.
+const PIECE_TO: usize = 2 * 14 * 81;
+/// A [`Frame`] without a move (the root, or after a null move).
+const NO_MOVE: usize = usize::MAX;
+/// History values stay within ±this (the "gravity" update keeps them there).
+const HISTORY_MAX: i32 = 16_384;
+/// Ordering score of the first killer move; the second is 1,000 below.
+const KILLER_ORDER: i32 = 90_000;
+/// Ordering score of the counter move (the last quiet refutation of the
+/// opponent's previous move).
+const COUNTER_ORDER: i32 = 88_000;
+
+/// Moves a history entry towards `bonus`'s sign, the less the nearer it is
+/// to the bound already.
+#[inline]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let e = i32::from(*entry);
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *entry = (e + b - e * b.abs() / HISTORY_MAX) as i16;
+}
+
+/// The history bonus for a move that caused a cut at `depth`.
+#[inline]
+fn stat_bonus(depth: i32) -> i32 {
+    (24 * depth * depth + 120 * depth - 100).min(2_400)
+}
+
+/// What the search knows about one ply of the current line.
+#[derive(Clone, Copy)]
+struct Frame {
+    static_eval: i32,
+    /// [`piece_to`] of the move played from this ply, or [`NO_MOVE`].
+    moved: usize,
+}
+
+/// Late-move reduction before adjustments, for `depth` and move number `n`.
+#[inline]
+fn base_reduction(depth: i32, n: usize) -> i32 {
+    (f64::from(depth.max(1)).ln() * (n.max(1) as f64).ln() * 0.55 + 0.35) as i32
+}
+
+/// Quiet moves searched at `depth` before the rest are skipped.
+#[inline]
+fn move_count_limit(depth: i32, improving: bool) -> usize {
+    let d = depth.max(0) as usize;
+    (4 + d * d) * (1 + usize::from(improving))
+}
+
 /// A reusable searcher: its transposition table and move-ordering tables
 /// survive between searches of the same game.
 pub struct Searcher {
     tt: Tt,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    history: Vec<i32>,
+    history: Vec<i16>,
+    /// Continuation history: the previous move's [`piece_to`] by this one's
+    /// (one ply back: the reply table; two plies back: the follow-up table).
+    cont: Vec<i16>,
+    /// The quiet move that last refuted each [`piece_to`].
+    counters: Vec<Option<Move>>,
+    frames: [Frame; MAX_PLY + 2],
     path: Vec<PathEntry>,
     pv: Vec<Vec<Move>>,
     nodes: u64,
@@ -251,6 +324,12 @@ impl Searcher {
             tt: Tt::new(hash_mb),
             killers: [[None; 2]; MAX_PLY + 1],
             history: vec![0; 2 * 88 * 81],
+            cont: vec![0; PIECE_TO * PIECE_TO],
+            counters: vec![None; PIECE_TO],
+            frames: [Frame {
+                static_eval: NO_EVAL,
+                moved: NO_MOVE,
+            }; MAX_PLY + 2],
             path: Vec::with_capacity(512),
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
@@ -266,6 +345,8 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.fill(0);
+        self.cont.fill(0);
+        self.counters.fill(None);
         self.killers = [[None; 2]; MAX_PLY + 1];
     }
 
@@ -291,8 +372,9 @@ impl Searcher {
                 .map(|&(key, in_check)| PathEntry { key, in_check }),
         );
         for h in &mut self.history {
-            *h /= 8;
+            *h /= 4;
         }
+        self.frames[0].moved = NO_MOVE;
 
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -433,6 +515,7 @@ impl Searcher {
                 key: pos.key(),
                 in_check: pos.in_check(),
             });
+            self.frames[0].moved = piece_to(pos, mv);
             let s = -self.negamax(&next, depth.saturating_sub(1) as i32, -INF, INF, 1, true);
             self.path.pop();
             if self.aborted {
@@ -517,10 +600,66 @@ impl Searcher {
         None
     }
 
+    /// The quiet-move statistics of `mv` (its [`piece_to`] is `pt`) at `ply`:
+    /// its history and its continuation histories after the last two moves.
+    #[inline]
+    fn quiet_stats(&self, side: Color, mv: Move, pt: usize, ply: usize) -> (i32, i32, i32) {
+        let h = i32::from(self.history[hist_index(side, mv)]);
+        let c = |back: usize| -> i32 {
+            if ply < back {
+                return 0;
+            }
+            let prev = self.frames[ply - back].moved;
+            if prev == NO_MOVE {
+                0
+            } else {
+                i32::from(self.cont[prev * PIECE_TO + pt])
+            }
+        };
+        (h, c(1), c(2))
+    }
+
+    /// Rewards the quiet move `best` that caused a cut and punishes the
+    /// quiet moves tried before it.
+    fn reward_quiet(&mut self, pos: &Position, best: Move, tried: &[Move], depth: i32, ply: usize) {
+        let side = pos.side_to_move();
+        let bonus = stat_bonus(depth);
+        let k = &mut self.killers[ply];
+        if k[0] != Some(best) {
+            k[1] = k[0];
+            k[0] = Some(best);
+        }
+        if ply >= 1 {
+            let prev = self.frames[ply - 1].moved;
+            if prev != NO_MOVE {
+                self.counters[prev] = Some(best);
+            }
+        }
+        self.update_quiet(pos, side, best, bonus, ply);
+        for &q in tried {
+            self.update_quiet(pos, side, q, -bonus, ply);
+        }
+    }
+
+    #[inline]
+    fn update_quiet(&mut self, pos: &Position, side: Color, mv: Move, bonus: i32, ply: usize) {
+        gravity(&mut self.history[hist_index(side, mv)], bonus);
+        let pt = piece_to(pos, mv);
+        for back in [1, 2] {
+            if ply >= back {
+                let prev = self.frames[ply - back].moved;
+                if prev != NO_MOVE {
+                    gravity(&mut self.cont[prev * PIECE_TO + pt], bonus);
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_lines)]
     fn negamax(
         &mut self,
         pos: &Position,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -537,8 +676,9 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply);
         let key = pos.key();
         let in_check = pos.in_check();
+        let root = ply == 0;
 
-        if ply > 0 {
+        if !root {
             if let Some(s) = self.repetition(key, in_check) {
                 return s;
             }
@@ -570,30 +710,63 @@ impl Searcher {
             }
         }
 
-        let static_eval = if in_check { -INF } else { evaluate(pos) };
+        // The static evaluation, and a better guess of the score from the
+        // table when its bound points the right way.
+        let static_eval = if in_check {
+            NO_EVAL
+        } else {
+            tt.map(|e| e.eval)
+                .filter(|&e| e != NO_EVAL)
+                .unwrap_or_else(|| evaluate(pos))
+        };
+        let eval = match tt {
+            Some(e) if !in_check && e.score.abs() < MATE_BOUND => {
+                let s = from_tt(e.score, ply);
+                let use_it = match e.bound {
+                    BOUND_EXACT => true,
+                    BOUND_LOWER => s > static_eval,
+                    BOUND_UPPER => s < static_eval,
+                    _ => false,
+                };
+                if use_it {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
+        self.frames[ply].static_eval = static_eval;
+        let improving = !in_check
+            && (ply < 2
+                || self.frames[ply - 2].static_eval == NO_EVAL
+                || static_eval > self.frames[ply - 2].static_eval);
 
         // Reverse futility: far above beta at shallow depth.
         if !pv_node
             && !in_check
-            && depth <= 3
-            && static_eval - 120 * depth >= beta
+            && depth < 7
+            && eval - 140 * (depth - i32::from(improving)) >= beta
+            && eval.abs() < MATE_BOUND
             && beta.abs() < MATE_BOUND
         {
-            return static_eval;
+            return eval;
         }
 
         // Null move: if passing still fails high, the position is good enough.
-        // Zugzwang is rare in shogi (drops), so only guard the endgame-free cases.
+        // Zugzwang is rare in shogi (drops).
         if !pv_node
             && !in_check
             && depth >= 3
-            && static_eval >= beta
+            && eval >= beta
+            && static_eval >= beta - 20 * depth + 150
             && beta.abs() < MATE_BOUND
             && self.null_ok
         {
             if let Some(passed) = pass(pos) {
-                let r = 3 + depth / 5;
+                let r = 3 + depth / 4 + ((eval - beta) / 150).min(3);
                 self.path.push(PathEntry { key, in_check });
+                self.frames[ply].moved = NO_MOVE;
                 self.null_ok = false;
                 let s = -self.negamax(&passed, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.null_ok = true;
@@ -607,25 +780,35 @@ impl Searcher {
             }
         }
 
+        // Without a move from the table the node was not searched before:
+        // search it a little shallower (internal iterative reduction).
+        if tt_move.is_none() && depth >= 4 && !root {
+            depth -= 1;
+        }
+
         let moves = pos.legal_moves();
         if moves.is_empty() {
             // Checkmate or no move at all: both lose in shogi.
             return -MATE + ply as i32;
         }
 
-        let mut scored: Vec<(Move, i32)> = moves
+        let us = pos.side_to_move();
+        let counter = if ply >= 1 && self.frames[ply - 1].moved != NO_MOVE {
+            self.counters[self.frames[ply - 1].moved]
+        } else {
+            None
+        };
+        let mut scored: ArrayVec<(Move, i32), MAX_MOVES> = moves
             .iter()
-            .map(|&m| (m, self.order_score(pos, m, tt_move, ply)))
+            .map(|&m| (m, self.order_score(pos, m, tt_move, counter, ply)))
             .collect();
 
-        let us = pos.side_to_move();
         let their_king = pos.king_square(!us);
-        let futile = !pv_node && !in_check && depth <= 2 && static_eval + 150 * depth <= alpha;
         let mut best_score = -INF;
         let mut best_move = None;
         let orig_alpha = alpha;
         let mut searched = 0usize;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
 
         for i in 0..scored.len() {
             // Pick the first few moves by selection (a cut often comes early),
@@ -642,25 +825,43 @@ impl Searcher {
                 scored[3..].sort_unstable_by_key(|&(_, o)| std::cmp::Reverse(o));
             }
             let (mv, ord) = scored[i];
+            let move_count = i + 1;
             let capture = pos.is_capture(mv);
             let quiet = !capture && !mv.is_promotion();
-
-            // Late quiet moves at shallow depth: skip the hopeless ones, but
-            // never a move that might give check (drops make shogi tactical).
             let maybe_check = their_king.is_some_and(|k| may_give_check(pos, mv, k));
-            if !pv_node
-                && !in_check
-                && quiet
-                && !maybe_check
-                && depth <= 2
-                && searched >= 6 + 6 * depth as usize
-                && best_score > -MATE_BOUND
-                && ord < 80_000
-            {
-                continue;
-            }
-            if futile && quiet && !maybe_check && searched > 0 {
-                continue;
+            let refutation = quiet && (COUNTER_ORDER..200_000).contains(&ord);
+            let pt = piece_to(pos, mv);
+            let (h, c1, c2) = if quiet {
+                self.quiet_stats(us, mv, pt, ply)
+            } else {
+                (0, 0, 0)
+            };
+            let lmr_depth = (depth - 1 - base_reduction(depth, move_count)).max(0);
+
+            // Shallow-depth pruning, once a move is known not to lose at once.
+            if !root && best_score > -MATE_BOUND && searched > 0 {
+                if quiet && !maybe_check {
+                    if move_count >= move_count_limit(depth, improving) && !refutation {
+                        continue;
+                    }
+                    // Replies that have been bad after the last two moves.
+                    if lmr_depth < 3 && c1 < 0 && c2 < 0 && !refutation {
+                        continue;
+                    }
+                    // Futility: far below alpha even with a good margin.
+                    if !in_check
+                        && lmr_depth < 6
+                        && static_eval + 200 + 150 * lmr_depth <= alpha
+                        && h + c1 + c2 < 20_000
+                    {
+                        continue;
+                    }
+                    if lmr_depth < 8 && see(pos, mv) < -(24 * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                } else if depth < 8 && see(pos, mv) < -130 * depth {
+                    continue;
+                }
             }
 
             let next = pos.after(mv);
@@ -669,23 +870,31 @@ impl Searcher {
             let new_depth = depth - 1 + ext;
 
             self.path.push(PathEntry { key, in_check });
+            self.frames[ply].moved = pt;
             let mut score;
             if searched == 0 {
                 score = -self.negamax(&next, new_depth, -beta, -alpha, ply + 1, pv_node);
             } else {
-                // Late-move reduction for quiet moves.
                 let mut r = 0;
-                if depth >= 3 && quiet && !in_check && !gives_check && searched >= 3 {
-                    r = 1 + i32::from(searched >= 8) + i32::from(depth >= 6 && searched >= 16);
-                    // Most drops far from the action are idle.
-                    if mv.is_drop() && searched >= 12 {
+                if depth >= 3 && move_count > 1 + 2 * usize::from(root) && !gives_check {
+                    r = base_reduction(depth, move_count);
+                    if !improving && r > 1 {
                         r += 1;
                     }
                     if pv_node {
                         r -= 1;
                     }
-                    if ord >= 80_000 {
-                        r = r.saturating_sub(1).max(0);
+                    if quiet {
+                        if refutation {
+                            r -= 1;
+                        }
+                        r -= (h + c1 + c2 - 4_000) / 12_000;
+                    } else if see(pos, mv) >= 0 {
+                        // Captures and promotions that do not lose material.
+                        r = 0;
+                    }
+                    if in_check {
+                        r -= 1;
                     }
                     r = r.min(new_depth - 1).max(0);
                 }
@@ -708,7 +917,7 @@ impl Searcher {
                 if score > alpha {
                     best_move = Some(mv);
                     alpha = score;
-                    if pv_node || ply == 0 {
+                    if pv_node || root {
                         let (head, tail) = self.pv.split_at_mut(ply + 1);
                         let line = &mut head[ply];
                         line.clear();
@@ -717,31 +926,25 @@ impl Searcher {
                     }
                     if score >= beta {
                         if quiet {
-                            let k = &mut self.killers[ply];
-                            if k[0] != Some(mv) {
-                                k[1] = k[0];
-                                k[0] = Some(mv);
-                            }
-                            let bonus = depth * depth;
-                            let h = &mut self.history[hist_index(us, mv)];
-                            *h = (*h + bonus * 32).min(60_000);
-                            for &q in &quiets_tried {
-                                let h = &mut self.history[hist_index(us, q)];
-                                *h = (*h - bonus * 8).max(-60_000);
-                            }
+                            self.reward_quiet(pos, mv, &quiets_tried, depth, ply);
                         }
                         break;
                     }
                 }
             }
             if quiet {
-                quiets_tried.push(mv);
+                // Only the first 64 get a history malus.
+                let _ = quiets_tried.try_push(mv);
             }
         }
 
         if searched == 0 {
             // Everything was pruned: fall back on the static evaluation.
-            return static_eval.max(alpha);
+            return if in_check {
+                alpha
+            } else {
+                static_eval.max(alpha)
+            };
         }
         let bound = if best_score >= beta {
             BOUND_LOWER
@@ -750,47 +953,53 @@ impl Searcher {
         } else {
             BOUND_UPPER
         };
-        self.tt
-            .store(key, best_move, to_tt(best_score, ply), depth, bound);
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best_score, ply),
+            static_eval,
+            depth,
+            bound,
+        );
         best_score
     }
 
-    fn order_score(&self, pos: &Position, mv: Move, tt_move: Option<Move>, ply: usize) -> i32 {
+    fn order_score(
+        &self,
+        pos: &Position,
+        mv: Move,
+        tt_move: Option<Move>,
+        counter: Option<Move>,
+        ply: usize,
+    ) -> i32 {
         if Some(mv) == tt_move {
             return 1_000_000;
         }
-        match mv {
-            Move::Normal { from, to, promote } => {
-                let mut s = 0;
-                if let Some(victim) = pos.piece_at(to) {
-                    let attacker = pos.piece_at(from).map_or(0, |p| exchange_value(p.kind));
-                    s = 200_000 + BOARD_VALUE[victim.kind.index()] * 16 - attacker / 16;
-                }
-                if promote {
-                    let kind = pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
-                    s += 100_000 + BOARD_VALUE[kind.index()];
-                }
-                if s > 0 {
-                    return s;
-                }
-                if self.killers[ply][0] == Some(mv) {
-                    return 90_000;
-                }
-                if self.killers[ply][1] == Some(mv) {
-                    return 89_000;
-                }
-                self.history[hist_index(pos.side_to_move(), mv)]
+        if let Move::Normal { from, to, promote } = mv {
+            let mut s = 0;
+            if let Some(victim) = pos.piece_at(to) {
+                let attacker = pos.piece_at(from).map_or(0, |p| exchange_value(p.kind));
+                s = 200_000 + BOARD_VALUE[victim.kind.index()] * 16 - attacker / 16;
             }
-            Move::Drop { .. } => {
-                if self.killers[ply][0] == Some(mv) {
-                    return 90_000;
-                }
-                if self.killers[ply][1] == Some(mv) {
-                    return 89_000;
-                }
-                self.history[hist_index(pos.side_to_move(), mv)] - 50
+            if promote {
+                let kind = pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
+                s += 100_000 + BOARD_VALUE[kind.index()];
+            }
+            if s > 0 {
+                return s;
             }
         }
+        if self.killers[ply][0] == Some(mv) {
+            return KILLER_ORDER;
+        }
+        if self.killers[ply][1] == Some(mv) {
+            return KILLER_ORDER - 1_000;
+        }
+        if counter == Some(mv) {
+            return COUNTER_ORDER;
+        }
+        let (h, c1, c2) = self.quiet_stats(pos.side_to_move(), mv, piece_to(pos, mv), ply);
+        h + c1 + c2
     }
 
     fn qsearch(
@@ -810,6 +1019,20 @@ impl Searcher {
         if ply >= MAX_PLY - 2 {
             return evaluate(pos);
         }
+        let key = pos.key();
+        let tt = self.tt.probe(key);
+        if let Some(e) = tt {
+            let s = from_tt(e.score, ply);
+            let cut = match e.bound {
+                BOUND_EXACT => true,
+                BOUND_LOWER => s >= beta,
+                BOUND_UPPER => s <= alpha,
+                _ => false,
+            };
+            if cut {
+                return s;
+            }
+        }
         if in_check {
             let moves = pos.legal_moves();
             if moves.is_empty() {
@@ -818,16 +1041,16 @@ impl Searcher {
             if qdepth >= 6 {
                 return evaluate(pos);
             }
-            let key = pos.key();
             let mut best = -INF;
-            let mut ordered: Vec<(Move, i32)> = moves
+            let mut ordered: ArrayVec<(Move, i32), MAX_MOVES> = moves
                 .iter()
-                .map(|&m| (m, self.order_score(pos, m, None, ply)))
+                .map(|&m| (m, self.order_score(pos, m, None, None, ply)))
                 .collect();
             ordered.sort_unstable_by_key(|&(_, s)| -s);
             for (mv, _) in ordered {
                 let next = pos.after(mv);
                 self.path.push(PathEntry { key, in_check });
+                self.frames[ply].moved = piece_to(pos, mv);
                 let s = -self.qsearch(&next, -beta, -alpha, ply + 1, qdepth + 1);
                 self.path.pop();
                 if self.aborted {
@@ -846,10 +1069,18 @@ impl Searcher {
             return best;
         }
 
-        let stand = evaluate(pos);
+        let stand = tt
+            .map(|e| e.eval)
+            .filter(|&e| e != NO_EVAL)
+            .unwrap_or_else(|| evaluate(pos));
         if stand >= beta {
+            if tt.is_none() {
+                self.tt
+                    .store(key, None, to_tt(stand, ply), stand, 0, BOUND_LOWER);
+            }
             return stand;
         }
+        let orig_alpha = alpha;
         if stand > alpha {
             alpha = stand;
         }
@@ -857,21 +1088,15 @@ impl Searcher {
         caps.sort_unstable_by_key(|c| -c.order);
         let us = pos.side_to_move();
         let them = !us;
-        let occ = pos.occupied();
         let mut best = stand;
+        let mut best_move = None;
         for c in caps {
             // Delta pruning.
             if stand + c.gain + 200 < alpha {
                 continue;
             }
-            // Skip captures by a more valuable piece onto a defended square.
-            if c.attacker_value > c.victim_value
-                && pos.is_attacked(
-                    c.mv.to(),
-                    them,
-                    occ.without(c.mv.from().unwrap_or(c.mv.to())),
-                )
-            {
+            // Skip captures that lose material in the exchange.
+            if c.attacker_value > c.victim_value && see(pos, c.mv) < 0 {
                 continue;
             }
             let next = pos.after(c.mv);
@@ -881,6 +1106,7 @@ impl Searcher {
                     continue;
                 }
             }
+            self.frames[ply].moved = piece_to(pos, c.mv);
             let s = -self.qsearch(&next, -beta, -alpha, ply + 1, qdepth + 1);
             if self.aborted {
                 return 0;
@@ -889,12 +1115,22 @@ impl Searcher {
                 best = s;
                 if s > alpha {
                     alpha = s;
+                    best_move = Some(c.mv);
                     if s >= beta {
                         break;
                     }
                 }
             }
         }
+        let bound = if best >= beta {
+            BOUND_LOWER
+        } else if best > orig_alpha && best_move.is_some() {
+            BOUND_EXACT
+        } else {
+            BOUND_UPPER
+        };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), stand, 0, bound);
         best
     }
 }
