@@ -292,6 +292,8 @@ pub struct Searcher {
     /// The quiet move that last refuted each [`piece_to`].
     counters: Vec<Option<Move>>,
     frames: [Frame; MAX_PLY + 2],
+    /// The move left out at each ply by a singular-extension search.
+    excluded: [Option<Move>; MAX_PLY + 2],
     path: Vec<PathEntry>,
     pv: Vec<Vec<Move>>,
     nodes: u64,
@@ -330,6 +332,7 @@ impl Searcher {
                 static_eval: NO_EVAL,
                 moved: NO_MOVE,
             }; MAX_PLY + 2],
+            excluded: [None; MAX_PLY + 2],
             path: Vec::with_capacity(512),
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
@@ -693,7 +696,13 @@ impl Searcher {
             return evaluate(pos);
         }
 
-        let tt = self.tt.probe(key);
+        let excluded = self.excluded[ply];
+        // A search without one move must not read or write that move's table entry.
+        let tt = if excluded.is_some() {
+            None
+        } else {
+            self.tt.probe(key)
+        };
         let tt_move = tt.and_then(|e| e.mv);
         if let Some(e) = tt {
             if !pv_node && i32::from(e.depth) >= depth {
@@ -762,6 +771,7 @@ impl Searcher {
             && static_eval >= beta - 20 * depth + 150
             && beta.abs() < MATE_BOUND
             && self.null_ok
+            && excluded.is_none()
         {
             if let Some(passed) = pass(pos) {
                 let r = 3 + depth / 4 + ((eval - beta) / 150).min(3);
@@ -782,7 +792,7 @@ impl Searcher {
 
         // Without a move from the table the node was not searched before:
         // search it a little shallower (internal iterative reduction).
-        if tt_move.is_none() && depth >= 4 && !root {
+        if tt_move.is_none() && depth >= 4 && !root && excluded.is_none() {
             depth -= 1;
         }
 
@@ -825,6 +835,9 @@ impl Searcher {
                 scored[3..].sort_unstable_by_key(|&(_, o)| std::cmp::Reverse(o));
             }
             let (mv, ord) = scored[i];
+            if Some(mv) == excluded {
+                continue;
+            }
             let move_count = i + 1;
             let capture = pos.is_capture(mv);
             let quiet = !capture && !mv.is_promotion();
@@ -864,9 +877,51 @@ impl Searcher {
                 }
             }
 
+            // Singular extension: when every other move falls well short of
+            // the table's score for the table move, that move is forced and
+            // gets a ply more. When even the others reach beta, cut at once.
+            let mut ext = 0;
+            if let (Some(e), true) = (tt, Some(mv) == tt_move) {
+                if !root
+                    && depth >= 6
+                    && excluded.is_none()
+                    && e.bound & BOUND_LOWER != 0
+                    && i32::from(e.depth) >= depth - 3
+                    && e.score.abs() < MATE_BOUND
+                {
+                    let singular_beta = from_tt(e.score, ply) - 2 * depth;
+                    self.excluded[ply] = Some(mv);
+                    let s = self.negamax(
+                        pos,
+                        (depth - 1) / 2,
+                        singular_beta - 1,
+                        singular_beta,
+                        ply,
+                        false,
+                    );
+                    self.excluded[ply] = None;
+                    if self.aborted {
+                        return 0;
+                    }
+                    if s < singular_beta {
+                        ext = 1;
+                    } else if singular_beta >= beta {
+                        return singular_beta;
+                    }
+                }
+            }
+
             let next = pos.after(mv);
             let gives_check = maybe_check && next.in_check();
-            let ext = i32::from(gives_check && ply < 40);
+            // Checks that do not lose the checking piece (or discover the
+            // check) are searched a ply deeper.
+            if ext == 0
+                && gives_check
+                && ply < 40
+                && (next.checkers().without(mv.to()).is_any() || see(pos, mv) >= 0)
+            {
+                ext = 1;
+            }
             let new_depth = depth - 1 + ext;
 
             self.path.push(PathEntry { key, in_check });
@@ -939,12 +994,16 @@ impl Searcher {
         }
 
         if searched == 0 {
-            // Everything was pruned: fall back on the static evaluation.
-            return if in_check {
+            // Everything was pruned (or the only move was left out): fall
+            // back on the static evaluation.
+            return if in_check || excluded.is_some() {
                 alpha
             } else {
                 static_eval.max(alpha)
             };
+        }
+        if excluded.is_some() {
+            return best_score;
         }
         let bound = if best_score >= beta {
             BOUND_LOWER
@@ -1238,6 +1297,36 @@ mod tests {
                 .unwrap();
         let r = Searcher::new(4).search(&p, &[], Limits::depth(3), |_| {});
         assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("8h2b+"));
+    }
+
+    /// Histories stay inside their bound whatever the sequence of updates,
+    /// and the reductions grow with depth and move number.
+    #[test]
+    fn history_is_bounded_and_reductions_grow() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        let mut e = 0i16;
+        for _ in 0..100_000 {
+            let d = rng.i32(1..40);
+            let b = if rng.bool() {
+                stat_bonus(d)
+            } else {
+                -stat_bonus(d)
+            };
+            gravity(&mut e, b);
+            assert!(i32::from(e).abs() <= HISTORY_MAX, "{e}");
+        }
+        for _ in 0..1_000 {
+            gravity(&mut e, stat_bonus(30));
+        }
+        assert!(i32::from(e) > HISTORY_MAX * 9 / 10);
+        for d in 1..40 {
+            for n in 1..200 {
+                assert!(base_reduction(d + 1, n) >= base_reduction(d, n));
+                assert!(base_reduction(d, n + 1) >= base_reduction(d, n));
+            }
+        }
+        assert_eq!(base_reduction(3, 1), 0);
+        assert!(base_reduction(12, 40) >= 4);
     }
 
     #[test]
