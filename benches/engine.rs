@@ -51,7 +51,7 @@ fn time_to_depth(c: &mut Criterion) {
     g.sample_size(10);
     for (name, sfen) in POSITIONS {
         let pos = Position::from_sfen(sfen).expect("valid bench position");
-        for depth in [4u32, 6] {
+        for depth in [6u32, 10] {
             g.bench_function(format!("{name}_d{depth}"), |b| {
                 b.iter(|| {
                     let mut s = Searcher::new(16);

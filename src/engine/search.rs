@@ -1,6 +1,18 @@
 //! Iterative-deepening principal-variation search with a transposition table,
-//! quiescence search, check extensions, late-move reductions, futility pruning
-//! and a mate-first step.
+//! quiescence search and a mate-first step.
+//!
+//! - Move ordering: the table move, captures by victim and attacker, two
+//!   killers, the counter move, then quiet moves by their history and their
+//!   continuation histories after the last two moves.
+//! - Extensions: checks that do not lose the checking piece, and the table
+//!   move when every other move falls well short of it (singular extension).
+//! - Pruning and reductions: reverse futility, null move, internal iterative
+//!   reduction; for late quiet moves a move-count limit, futility, pruning of
+//!   replies the continuation histories call bad and of moves that lose
+//!   material (static exchange evaluation); late-move reductions that grow
+//!   with the logarithms of depth and move number and shrink with history.
+//!   The shapes follow Stockfish 11, from which Fairy-Stockfish derives; the
+//!   margins are in our evaluation's units (a pawn on the board is 84).
 //!
 //! The searcher never reads a clock on its own: the caller passes a deadline or
 //! a budget in [`Limits`] and may stop it through an `Arc<AtomicBool>`.
@@ -302,6 +314,10 @@ pub struct Searcher {
     limits: Limits,
     node_limit: u64,
     null_ok: bool,
+    /// Whether late quiet moves may be skipped at shallow depth; off while
+    /// [`Searcher::score_root_moves`] scores moves for the weaker levels,
+    /// whose style was tuned against a full-width shallow search.
+    selective: bool,
 }
 
 impl Default for Searcher {
@@ -341,6 +357,7 @@ impl Searcher {
             limits: Limits::default(),
             node_limit: u64::MAX,
             null_ok: true,
+            selective: true,
         }
     }
 
@@ -511,6 +528,7 @@ impl Searcher {
         self.nodes = 0;
         self.aborted = false;
         self.path.clear();
+        self.selective = false;
         let mut out = Vec::new();
         for mv in pos.legal_moves() {
             let next = pos.after(mv);
@@ -526,6 +544,7 @@ impl Searcher {
             }
             out.push((mv, s));
         }
+        self.selective = true;
         out
     }
 
@@ -852,7 +871,7 @@ impl Searcher {
             let lmr_depth = (depth - 1 - base_reduction(depth, move_count)).max(0);
 
             // Shallow-depth pruning, once a move is known not to lose at once.
-            if !root && best_score > -MATE_BOUND && searched > 0 {
+            if self.selective && !root && best_score > -MATE_BOUND && searched > 0 {
                 if quiet && !maybe_check {
                     if move_count >= move_count_limit(depth, improving) && !refutation {
                         continue;
