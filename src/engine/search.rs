@@ -139,6 +139,30 @@ struct TtEntry {
 /// A static evaluation that was not computed (the side to move is in check).
 const NO_EVAL: i32 = i32::MIN / 2;
 
+impl TtEntry {
+    /// The stored score at `ply` if its bound settles the window
+    /// `alpha..beta`.
+    #[inline]
+    fn cutoff(&self, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let s = from_tt(self.score, ply);
+        let cut = match self.bound {
+            BOUND_EXACT => true,
+            BOUND_LOWER => s >= beta,
+            BOUND_UPPER => s <= alpha,
+            _ => false,
+        };
+        cut.then_some(s)
+    }
+}
+
+/// The static evaluation of `pos`, from its table entry when it has one.
+#[inline]
+fn static_eval_of(pos: &Position, tt: Option<TtEntry>) -> i32 {
+    tt.map(|e| e.eval)
+        .filter(|&e| e != NO_EVAL)
+        .unwrap_or_else(|| evaluate(pos))
+}
+
 const BOUND_EXACT: u8 = 3;
 const BOUND_LOWER: u8 = 1;
 const BOUND_UPPER: u8 = 2;
@@ -725,14 +749,7 @@ impl Searcher {
         let tt_move = tt.and_then(|e| e.mv);
         if let Some(e) = tt {
             if !pv_node && i32::from(e.depth) >= depth {
-                let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    BOUND_EXACT => true,
-                    BOUND_LOWER => s >= beta,
-                    BOUND_UPPER => s <= alpha,
-                    _ => false,
-                };
-                if cut {
+                if let Some(s) = e.cutoff(ply, alpha, beta) {
                     return s;
                 }
             }
@@ -743,9 +760,7 @@ impl Searcher {
         let static_eval = if in_check {
             NO_EVAL
         } else {
-            tt.map(|e| e.eval)
-                .filter(|&e| e != NO_EVAL)
-                .unwrap_or_else(|| evaluate(pos))
+            static_eval_of(pos, tt)
         };
         let eval = match tt {
             Some(e) if !in_check && e.score.abs() < MATE_BOUND => {
@@ -1099,17 +1114,8 @@ impl Searcher {
         }
         let key = pos.key();
         let tt = self.tt.probe(key);
-        if let Some(e) = tt {
-            let s = from_tt(e.score, ply);
-            let cut = match e.bound {
-                BOUND_EXACT => true,
-                BOUND_LOWER => s >= beta,
-                BOUND_UPPER => s <= alpha,
-                _ => false,
-            };
-            if cut {
-                return s;
-            }
+        if let Some(s) = tt.and_then(|e| e.cutoff(ply, alpha, beta)) {
+            return s;
         }
         if in_check {
             let moves = pos.legal_moves();
@@ -1147,10 +1153,7 @@ impl Searcher {
             return best;
         }
 
-        let stand = tt
-            .map(|e| e.eval)
-            .filter(|&e| e != NO_EVAL)
-            .unwrap_or_else(|| evaluate(pos));
+        let stand = static_eval_of(pos, tt);
         if stand >= beta {
             if tt.is_none() {
                 self.tt
