@@ -11,8 +11,9 @@
 # openings.txt is played twice, once with each colour. Games longer than
 # 320 plies are drawn (--draw). THEIR_MS gives the opponent another byoyomi
 # (time odds: a weaker reference that scores near 50 % measures changes with
-# far fewer games than one that wins 90 %). Output goes to
-# scripts/match/out/<name>-<commit>/.
+# far fewer games than one that wins 90 %). OPENING_SEED=N (default 1)
+# shuffles the openings differently, so that two runs of one build can go
+# side by side. Output goes to scripts/match/out/<name>-<commit>[-seedN]/.
 set -euo pipefail
 # The whole script is one compound command, read before it runs, so editing
 # this file during a long match cannot derail the running copy.
@@ -53,7 +54,10 @@ rev="$(cd "$root" && git rev-parse --short HEAD)$(cd "$root" && git diff --quiet
 byo2="${byo2:-$byo}"
 odds=""
 [ "$byo2" != "$byo" ] && odds="-at-${byo2}ms"
-out="$here/out/${name1}-vs-${name2}${odds}-${byo}ms-${rev}"
+seed="${OPENING_SEED:-1}"
+suffix=""
+[ "$seed" != 1 ] && suffix="-seed$seed"
+out="$here/out/${name1}-vs-${name2}${odds}-${byo}ms-${rev}${suffix}"
 mkdir -p "$out/csa"
 # Freeze the binary so that rebuilding during a long match changes nothing.
 cp "$root/target/release/komadai" "$out/komadai"
@@ -66,7 +70,7 @@ timeout "${limit}s" python3 -m cshogi.cli "$here/komadai-usi" "$engine2" \
   --name1 "$name1" --name2 "$name2" \
   ${opts1:+--options1 "$opts1"} ${opts2:+--options2 "$opts2"} \
   --games "$games" --byoyomi "$byo" "$byo2" --draw 320 \
-  --opening "$here/openings.txt" --opening-seed 1 \
+  --opening "$here/openings.txt" --opening-seed "$seed" \
   --csa "$out/csa" >"$log" 2>&1
 status=$?
 set -e
