@@ -884,6 +884,9 @@ impl Searcher {
                 (0, 0, 0)
             };
             let lmr_depth = (depth - 1 - base_reduction(depth, move_count)).max(0);
+            // The exchange value, computed at most once per move.
+            let mut exchange: Option<i32> = None;
+            let mut see_of = |pos: &Position| *exchange.get_or_insert_with(|| see(pos, mv));
 
             // Shallow-depth pruning, once a move is known not to lose at once.
             if self.selective && !root && best_score > -MATE_BOUND && searched > 0 {
@@ -903,10 +906,10 @@ impl Searcher {
                     {
                         continue;
                     }
-                    if lmr_depth < 8 && see(pos, mv) < -(24 * lmr_depth * lmr_depth) {
+                    if lmr_depth < 8 && see_of(pos) < -(24 * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if depth < 8 && see(pos, mv) < -130 * depth {
+                } else if depth < 8 && see_of(pos) < -130 * depth {
                     continue;
                 }
             }
@@ -952,7 +955,7 @@ impl Searcher {
             if ext == 0
                 && gives_check
                 && ply < 40
-                && (next.checkers().without(mv.to()).is_any() || see(pos, mv) >= 0)
+                && (next.checkers().without(mv.to()).is_any() || see_of(pos) >= 0)
             {
                 ext = 1;
             }
@@ -978,7 +981,7 @@ impl Searcher {
                             r -= 1;
                         }
                         r -= (h + c1 + c2 - 4_000) / 12_000;
-                    } else if see(pos, mv) >= 0 {
+                    } else if see_of(pos) >= 0 {
                         // Captures and promotions that do not lose material.
                         r = 0;
                     }
