@@ -163,7 +163,7 @@ pub fn exchange_value(kind: PieceKind) -> i32 {
 /// What capturing a piece of `kind` swings in material: it leaves the board
 /// and joins the capturer's hand.
 #[inline]
-fn taken_value(kind: PieceKind) -> i32 {
+pub(crate) fn taken_value(kind: PieceKind) -> i32 {
     match kind {
         PieceKind::King => exchange_value(kind),
         k => BOARD_VALUE[k.index()] + HAND_VALUE[k.unpromote().index()],

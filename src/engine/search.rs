@@ -25,7 +25,7 @@ use arrayvec::ArrayVec;
 
 use crate::shogi::{dead_squares, Color, Move, PieceKind, Position, MAX_MOVES};
 
-use super::eval::{evaluate, exchange_value, see, BOARD_VALUE};
+use super::eval::{evaluate, exchange_value, see, taken_value, BOARD_VALUE};
 use super::mate::{may_give_check, MateSearch};
 use super::score::{Score, INF, MATE, MATE_BOUND};
 
@@ -1249,7 +1249,7 @@ pub(crate) fn capture_moves(pos: &Position) -> Vec<Capture> {
                     continue;
                 }
                 let vv = BOARD_VALUE[victim.index()];
-                let hand_gain = super::eval::HAND_VALUE[victim.unpromote().index()];
+                let taken = taken_value(victim);
                 let av = exchange_value(kind);
                 let can_promote = kind.can_promote() && (zone.has(from) || zone.has(to));
                 let forced = dead_squares(v, us, kind).has(to);
@@ -1264,7 +1264,7 @@ pub(crate) fn capture_moves(pos: &Position) -> Vec<Capture> {
                         },
                         victim_value: vv,
                         attacker_value: av,
-                        gain: vv + hand_gain + pgain,
+                        gain: taken + pgain,
                         order: vv * 16 - av / 16 + pgain,
                     });
                 }
@@ -1283,7 +1283,7 @@ pub(crate) fn capture_moves(pos: &Position) -> Vec<Capture> {
                         },
                         victim_value: vv,
                         attacker_value: av,
-                        gain: vv + hand_gain,
+                        gain: taken,
                         order: vv * 16 - av / 16,
                     });
                 }
