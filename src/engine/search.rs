@@ -303,11 +303,49 @@ struct Frame {
     moved: usize,
 }
 
+/// A move with its ordering score and, for quiet moves, its statistics
+/// (read once, for ordering and again for pruning and reductions).
+#[derive(Clone, Copy)]
+struct Scored {
+    mv: Move,
+    ord: i32,
+    /// [`piece_to`] of the move.
+    pt: u16,
+    history: i16,
+    cont1: i16,
+    cont2: i16,
+}
+
 /// Late-move reduction before adjustments, for `depth` and move number `n`.
 #[inline]
 fn base_reduction(depth: i32, n: usize) -> i32 {
-    (f64::from(depth.max(1)).ln() * (n.max(1) as f64).ln() * 0.55 + 0.35) as i32
+    let d = depth.max(1) as usize;
+    if d < REDUCTION_DEPTHS && n < REDUCTION_MOVES {
+        i32::from(REDUCTIONS[d][n])
+    } else {
+        reduction_formula(d, n)
+    }
 }
+
+/// The formula behind [`base_reduction`]: 0.55 · ln(depth) · ln(n) + 0.35.
+fn reduction_formula(depth: usize, n: usize) -> i32 {
+    ((depth.max(1) as f64).ln() * (n.max(1) as f64).ln() * 0.55 + 0.35) as i32
+}
+
+/// Depths and move numbers whose reductions are tabulated (two logarithms
+/// per searched move showed up as 3 % of the search's time).
+const REDUCTION_DEPTHS: usize = MAX_PLY + 1;
+const REDUCTION_MOVES: usize = 256;
+static REDUCTIONS: std::sync::LazyLock<Box<[[i8; REDUCTION_MOVES]; REDUCTION_DEPTHS]>> =
+    std::sync::LazyLock::new(|| {
+        let mut t = Box::new([[0i8; REDUCTION_MOVES]; REDUCTION_DEPTHS]);
+        for (d, row) in t.iter_mut().enumerate() {
+            for (n, r) in row.iter_mut().enumerate() {
+                *r = reduction_formula(d, n) as i8;
+            }
+        }
+        t
+    });
 
 /// Quiet moves searched at `depth` before the rest are skipped.
 #[inline]
@@ -830,22 +868,19 @@ impl Searcher {
             depth -= 1;
         }
 
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            // Checkmate or no move at all: both lose in shogi.
-            return -MATE + ply as i32;
-        }
-
         let us = pos.side_to_move();
         let counter = if ply >= 1 && self.frames[ply - 1].moved != NO_MOVE {
             self.counters[self.frames[ply - 1].moved]
         } else {
             None
         };
-        let mut scored: ArrayVec<(Move, i32), MAX_MOVES> = moves
-            .iter()
-            .map(|&m| (m, self.order_score(pos, m, tt_move, counter, ply)))
-            .collect();
+        // The table move goes first, before the other moves are generated:
+        // when it cuts, the node never generates or orders them.
+        let mut scored: ArrayVec<Scored, MAX_MOVES> = ArrayVec::new();
+        if let Some(t) = tt_move.filter(|&t| pos.is_legal(t)) {
+            scored.push(self.score_move(pos, t, tt_move, counter, ply));
+        }
+        let mut generated = false;
 
         let their_king = pos.king_square(!us);
         let mut best_score = -INF;
@@ -854,21 +889,55 @@ impl Searcher {
         let mut searched = 0usize;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
 
-        for i in 0..scored.len() {
+        let mut next_index = 0;
+        loop {
+            let i = next_index;
+            next_index += 1;
+            if i == scored.len() && !generated {
+                generated = true;
+                let mut moves = pos.legal_moves();
+                if moves.is_empty() {
+                    // Checkmate or no move at all: both lose in shogi.
+                    return -MATE + ply as i32;
+                }
+                // The rest in the order they would have after the table
+                // move was swapped to the front of the full list.
+                let mut rest = &moves[..];
+                if let Some(t) = scored.first().map(|s| s.mv) {
+                    if let Some(at) = moves.iter().position(|&m| m == t) {
+                        moves.swap(0, at);
+                        rest = &moves[1..];
+                    }
+                }
+                for &m in rest {
+                    scored.push(self.score_move(pos, m, tt_move, counter, ply));
+                }
+            }
+            if i >= scored.len() {
+                break;
+            }
             // Pick the first few moves by selection (a cut often comes early),
             // then sort the rest once.
             if i < 3 {
                 let mut bi = i;
                 for j in i + 1..scored.len() {
-                    if scored[j].1 > scored[bi].1 {
+                    if scored[j].ord > scored[bi].ord {
                         bi = j;
                     }
                 }
                 scored.swap(i, bi);
             } else if i == 3 {
-                scored[3..].sort_unstable_by_key(|&(_, o)| std::cmp::Reverse(o));
+                scored[3..].sort_unstable_by_key(|s| std::cmp::Reverse(s.ord));
             }
-            let (mv, ord) = scored[i];
+            let Scored {
+                mv,
+                ord,
+                pt,
+                history: h,
+                cont1: c1,
+                cont2: c2,
+            } = scored[i];
+            let (pt, h, c1, c2) = (usize::from(pt), i32::from(h), i32::from(c1), i32::from(c2));
             if Some(mv) == excluded {
                 continue;
             }
@@ -877,12 +946,6 @@ impl Searcher {
             let quiet = !capture && !mv.is_promotion();
             let maybe_check = their_king.is_some_and(|k| may_give_check(pos, mv, k));
             let refutation = quiet && (COUNTER_ORDER..200_000).contains(&ord);
-            let pt = piece_to(pos, mv);
-            let (h, c1, c2) = if quiet {
-                self.quiet_stats(us, mv, pt, ply)
-            } else {
-                (0, 0, 0)
-            };
             let lmr_depth = (depth - 1 - base_reduction(depth, move_count)).max(0);
             // The exchange value, computed at most once per move.
             let mut exchange: Option<i32> = None;
@@ -1068,34 +1131,58 @@ impl Searcher {
         counter: Option<Move>,
         ply: usize,
     ) -> i32 {
-        if Some(mv) == tt_move {
-            return 1_000_000;
-        }
+        self.score_move(pos, mv, tt_move, counter, ply).ord
+    }
+
+    /// A move's ordering score, with its quiet-move statistics kept for the
+    /// pruning and reduction decisions (zero for captures and promotions).
+    fn score_move(
+        &self,
+        pos: &Position,
+        mv: Move,
+        tt_move: Option<Move>,
+        counter: Option<Move>,
+        ply: usize,
+    ) -> Scored {
+        let pt = piece_to(pos, mv);
+        let mut out = Scored {
+            mv,
+            ord: 0,
+            pt: pt as u16,
+            history: 0,
+            cont1: 0,
+            cont2: 0,
+        };
+        let mut noisy = 0;
         if let Move::Normal { from, to, promote } = mv {
-            let mut s = 0;
             if let Some(victim) = pos.piece_at(to) {
                 let attacker = pos.piece_at(from).map_or(0, |p| exchange_value(p.kind));
-                s = 200_000 + BOARD_VALUE[victim.kind.index()] * 16 - attacker / 16;
+                noisy = 200_000 + BOARD_VALUE[victim.kind.index()] * 16 - attacker / 16;
             }
             if promote {
                 let kind = pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
-                s += 100_000 + BOARD_VALUE[kind.index()];
-            }
-            if s > 0 {
-                return s;
+                noisy += 100_000 + BOARD_VALUE[kind.index()];
             }
         }
-        if self.killers[ply][0] == Some(mv) {
-            return KILLER_ORDER;
+        if noisy == 0 {
+            let (h, c1, c2) = self.quiet_stats(pos.side_to_move(), mv, pt, ply);
+            // Each is a history entry, within ±HISTORY_MAX.
+            (out.history, out.cont1, out.cont2) = (h as i16, c1 as i16, c2 as i16);
         }
-        if self.killers[ply][1] == Some(mv) {
-            return KILLER_ORDER - 1_000;
-        }
-        if counter == Some(mv) {
-            return COUNTER_ORDER;
-        }
-        let (h, c1, c2) = self.quiet_stats(pos.side_to_move(), mv, piece_to(pos, mv), ply);
-        h + c1 + c2
+        out.ord = if Some(mv) == tt_move {
+            1_000_000
+        } else if noisy > 0 {
+            noisy
+        } else if self.killers[ply][0] == Some(mv) {
+            KILLER_ORDER
+        } else if self.killers[ply][1] == Some(mv) {
+            KILLER_ORDER - 1_000
+        } else if counter == Some(mv) {
+            COUNTER_ORDER
+        } else {
+            i32::from(out.history) + i32::from(out.cont1) + i32::from(out.cont2)
+        };
+        out
     }
 
     fn qsearch(
