@@ -1,9 +1,10 @@
 //! Iterative-deepening principal-variation search with a transposition table,
 //! quiescence search and a mate-first step.
 //!
-//! - Move ordering: the table move, captures by victim and attacker, two
-//!   killers, the counter move, then quiet moves by their history and their
-//!   continuation histories after the last two moves.
+//! - Move ordering: the table move (searched before the other moves are
+//!   generated), captures by victim and attacker, two killers, the counter
+//!   move, then quiet moves by their history and their continuation
+//!   histories after the last two moves.
 //! - Extensions: checks that do not lose the checking piece, and the table
 //!   move when every other move falls well short of it (singular extension).
 //! - Pruning and reductions: reverse futility, null move, internal iterative
@@ -1431,10 +1432,13 @@ mod tests {
             gravity(&mut e, stat_bonus(30));
         }
         assert!(i32::from(e) > HISTORY_MAX * 9 / 10);
-        for d in 1..40 {
-            for n in 1..200 {
+        // Monotone, across the edges of the table too (depth MAX_PLY + 1,
+        // 256 moves), and the table holds the formula's values.
+        for d in 1..(REDUCTION_DEPTHS as i32 + 5) {
+            for n in 1..(REDUCTION_MOVES + 5) {
                 assert!(base_reduction(d + 1, n) >= base_reduction(d, n));
                 assert!(base_reduction(d, n + 1) >= base_reduction(d, n));
+                assert_eq!(base_reduction(d, n), reduction_formula(d as usize, n));
             }
         }
         assert_eq!(base_reduction(3, 1), 0);
