@@ -304,8 +304,8 @@ struct Frame {
     moved: usize,
 }
 
-/// A move with its ordering score and, for quiet moves, its statistics
-/// (read once, for ordering and again for pruning and reductions).
+/// A move with its ordering score and, for quiet moves, its statistics,
+/// read once and used both for ordering and for pruning and reductions.
 #[derive(Clone, Copy)]
 struct Scored {
     mv: Move,
@@ -901,8 +901,9 @@ impl Searcher {
                     // Checkmate or no move at all: both lose in shogi.
                     return -MATE + ply as i32;
                 }
-                // The rest in the order they would have after the table
-                // move was swapped to the front of the full list.
+                // The rest, in the order they had when the table move was
+                // swapped to the front of the full list (ties keep their
+                // order from before the table move went first).
                 let mut rest = &moves[..];
                 if let Some(t) = scored.first().map(|s| s.mv) {
                     if let Some(at) = moves.iter().position(|&m| m == t) {
