@@ -1125,17 +1125,6 @@ impl Searcher {
         best_score
     }
 
-    fn order_score(
-        &self,
-        pos: &Position,
-        mv: Move,
-        tt_move: Option<Move>,
-        counter: Option<Move>,
-        ply: usize,
-    ) -> i32 {
-        self.score_move(pos, mv, tt_move, counter, ply).ord
-    }
-
     /// A move's ordering score, with its quiet-move statistics kept for the
     /// pruning and reduction decisions (zero for captures and promotions).
     fn score_move(
@@ -1220,7 +1209,7 @@ impl Searcher {
             let mut best = -INF;
             let mut ordered: ArrayVec<(Move, i32), MAX_MOVES> = moves
                 .iter()
-                .map(|&m| (m, self.order_score(pos, m, None, None, ply)))
+                .map(|&m| (m, self.score_move(pos, m, None, None, ply).ord))
                 .collect();
             ordered.sort_unstable_by_key(|&(_, s)| -s);
             for (mv, _) in ordered {
