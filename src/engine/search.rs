@@ -901,9 +901,10 @@ impl Searcher {
                     // Checkmate or no move at all: both lose in shogi.
                     return -MATE + ply as i32;
                 }
-                // The rest, in the order they had when the table move was
-                // swapped to the front of the full list (ties keep their
-                // order from before the table move went first).
+                // The rest, listed as they stood once the table move was
+                // swapped to the front of the full list (the order every
+                // build before "table move first" used), so that moves with
+                // equal scores are picked in the same order as then.
                 let mut rest = &moves[..];
                 if let Some(t) = scored.first().map(|s| s.mv) {
                     if let Some(at) = moves.iter().position(|&m| m == t) {
