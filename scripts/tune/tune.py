@@ -66,6 +66,8 @@ def main():
     ap.add_argument("--weights", default="src/engine/weights.rs")
     ap.add_argument("--write", help="write the fitted table here")
     ap.add_argument("--lam", type=float, default=0.75)
+    ap.add_argument("--alpha", type=float,
+                    help="Fairy-Stockfish's scale against ours, instead of fitting it")
     ap.add_argument("--reg", type=float, default=1e-9)
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--lr", type=float, default=2.0)
@@ -91,7 +93,7 @@ def main():
         loss = np.mean((sig(e0[train] / K) - t[train]) ** 2)
         if best is None or loss < best[0]:
             best = (loss, alpha)
-    alpha = best[1]
+    alpha = best[1] if args.alpha is None else args.alpha
     target = args.lam * sig(alpha * fsf / K) + (1 - args.lam) * result
     print(f"{len(fsf)} rows, {x.shape[1]} weights; alpha {alpha:.3f}")
 
