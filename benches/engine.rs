@@ -1,5 +1,5 @@
 //! Search speed on fixed positions: nodes per second at a fixed node budget,
-//! and time to reach a fixed depth. Each benchmark asserts that the search
+//! time to reach a fixed depth, and the cost of one static evaluation. Each benchmark asserts that the search
 //! returns a legal move (and, for the tactical one, the right move).
 //!
 //! Run: `cargo bench --bench engine`. Criterion reports time per iteration;
@@ -9,7 +9,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use komadai::engine::{Limits, Searcher};
+use komadai::engine::{eval, Limits, Searcher};
 use komadai::shogi::Position;
 
 const POSITIONS: [(&str, &str); 3] = [
@@ -65,5 +65,15 @@ fn time_to_depth(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, nps, time_to_depth);
+fn evaluate(c: &mut Criterion) {
+    let mut g = c.benchmark_group("evaluate");
+    g.throughput(Throughput::Elements(1));
+    for (name, sfen) in POSITIONS {
+        let pos = Position::from_sfen(sfen).expect("valid bench position");
+        g.bench_function(name, |b| b.iter(|| eval::evaluate(black_box(&pos))));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, nps, time_to_depth, evaluate);
 criterion_main!(benches);

@@ -1,6 +1,9 @@
 //! Static evaluation: material (pieces in hand worth more than on the board),
 //! piece placement relative to both kings, slider mobility, pawn advance,
-//! king placement and king safety.
+//! king placement and king safety: attack units around each king, the safe
+//! checks the enemy could give it (by board moves and by drops) and its
+//! flight squares, each weighted differently for the side to move's king
+//! and the other.
 //!
 //! Scores are centipawn-like integers from the point of view of the side to
 //! move. The same function serves 9×9 and minishogi.
@@ -50,11 +53,23 @@ pub mod layout {
     pub const HANGING_US: usize = THEIR_NEAR + 14 * 15;
     /// A piece of the side not to move that is attacked and not defended.
     pub const HANGING_THEM: usize = HANGING_US + 14;
+    /// Danger around the king of the side not to move (`DANGER` is the
+    /// side to move's): the side to move is the one that can strike first.
+    pub const DANGER_THEM: usize = HANGING_THEM + 14;
+    /// Safe checks the side not to move could give the side to move's king,
+    /// by checking kind (a drop counts as its kind): 1, 2 or 3+ squares.
+    pub const CHECKS_US: usize = DANGER_THEM + 41;
+    /// Safe checks the side to move could give the other king.
+    pub const CHECKS_THEM: usize = CHECKS_US + 14 * 3;
+    /// Squares next to the side to move's king it could step to (0..8).
+    pub const ESCAPE_US: usize = CHECKS_THEM + 14 * 3;
+    /// The same for the other king.
+    pub const ESCAPE_THEM: usize = ESCAPE_US + 9;
     /// Number of weights.
-    pub const LEN: usize = HANGING_THEM + 14;
+    pub const LEN: usize = ESCAPE_THEM + 9;
 
     /// The groups, for tools that print or fit the table.
-    pub const GROUPS: [(&str, usize, usize); 15] = [
+    pub const GROUPS: [(&str, usize, usize); 20] = [
         ("piece", PIECE, 14),
         ("hand", HAND, 7),
         ("hand_more", HAND_MORE, 7),
@@ -70,6 +85,11 @@ pub mod layout {
         ("their_near", THEIR_NEAR, 14 * 15),
         ("hanging_us", HANGING_US, 14),
         ("hanging_them", HANGING_THEM, 14),
+        ("danger_them", DANGER_THEM, 41),
+        ("checks_us", CHECKS_US, 14 * 3),
+        ("checks_them", CHECKS_THEM, 14 * 3),
+        ("escape_us", ESCAPE_US, 9),
+        ("escape_them", ESCAPE_THEM, 9),
     ];
 }
 
@@ -289,10 +309,11 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) {
     // Attack maps of both sides: squares attacked at least once / twice.
     let mut att1 = [Bitboard::EMPTY; 2];
     let mut att2 = [Bitboard::EMPTY; 2];
+    let mut by_kind = [[Bitboard::EMPTY; 14]; 2];
     for c in Color::ALL {
         sink.side(if c == us { 1 } else { -1 });
         let i = c.index();
-        side_terms(pos, c, sink, &mut att1[i], &mut att2[i]);
+        side_terms(pos, c, sink, &mut att1[i], &mut att2[i], &mut by_kind[i]);
     }
     let mask = pos.board_mask();
     for c in Color::ALL {
@@ -308,8 +329,30 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) {
                 sink.add(hanging + p.kind.index(), 1);
             }
         }
-        if let Some(units) = king_danger(pos, c, att1[them], att2[them], att2[c.index()], mask) {
-            sink.add(layout::DANGER + units.min(40) as usize, 1);
+        let maps = AttackMaps {
+            their1: att1[them],
+            their2: att2[them],
+            own1: att1[c.index()],
+            own2: att2[c.index()],
+            their_kinds: &by_kind[them],
+        };
+        if let Some(k) = king_safety(pos, c, &maps, mask) {
+            let (danger, checks, escape) = if c == us {
+                (layout::DANGER, layout::CHECKS_US, layout::ESCAPE_US)
+            } else {
+                (
+                    layout::DANGER_THEM,
+                    layout::CHECKS_THEM,
+                    layout::ESCAPE_THEM,
+                )
+            };
+            sink.add(danger + k.units.min(40) as usize, 1);
+            for (kind, &n) in k.checks.iter().enumerate() {
+                if n > 0 {
+                    sink.add(checks + kind * 3 + usize::from(n.min(3)) - 1, 1);
+                }
+            }
+            sink.add(escape + k.escape as usize, 1);
         }
     }
     sink.side(1);
@@ -345,6 +388,7 @@ fn side_terms<S: Sink>(
     sink: &mut S,
     att1: &mut Bitboard,
     att2: &mut Bitboard,
+    by_kind: &mut [Bitboard; 14],
 ) {
     let them = !c;
     let own_king = pos.king_square(c);
@@ -364,6 +408,7 @@ fn side_terms<S: Sink>(
             let a = attacks(c, kind, sq, occ) & mask;
             *att2 |= *att1 & a;
             *att1 |= a;
+            by_kind[k] |= a;
             if kind == PieceKind::King {
                 if size == 9 {
                     let r = usize::from(sq.relative_rank(c, size)) - 1;
@@ -406,31 +451,91 @@ fn side_terms<S: Sink>(
     }
 }
 
-/// Attack units against `c`'s king, from the enemy attack maps (`their1`:
-/// attacked at least once, `their2`: at least twice) and `c`'s own "attacked
-/// twice" map (the king itself covers every square next to it). `None`
-/// without a king.
-fn king_danger(
-    pos: &Position,
-    c: Color,
+/// The attack maps [`king_safety`] reads: the enemy's (`their1`: squares
+/// attacked at least once, `their2`: at least twice, `their_kinds`: by
+/// attacking kind) and the own side's (the king itself covers every square
+/// next to it).
+struct AttackMaps<'a> {
     their1: Bitboard,
     their2: Bitboard,
+    own1: Bitboard,
     own2: Bitboard,
-    mask: Bitboard,
-) -> Option<i32> {
+    their_kinds: &'a [Bitboard; 14],
+}
+
+/// What threatens one king.
+struct KingSafety {
+    /// Attack units (see [`king_safety`]).
+    units: i32,
+    /// Safe checking squares by checking kind.
+    checks: [u8; 14],
+    /// Squares next to the king it could step to.
+    escape: u32,
+}
+
+/// Attack units against `c`'s king, the enemy's safe checks and the king's
+/// flight squares; `None` without a king.
+///
+/// A check is safe when nothing of `c` covers the square, or the enemy covers
+/// it more often than `c` does (a board move needs a second attacker behind
+/// the piece that moves; a drop needs one). A drop counts as a check of its
+/// kind, where the rules let that kind stand (pawns: not on a file with the
+/// enemy's unpromoted pawn).
+fn king_safety(pos: &Position, c: Color, m: &AttackMaps<'_>, mask: Bitboard) -> Option<KingSafety> {
     let k = pos.king_square(c)?;
+    let t = !c;
+    let occ = pos.occupied();
     let zone = king_attacks(k) & mask;
-    let attacked = (zone & their1).count() as i32 + (zone & their2).count() as i32;
-    let overwhelmed = (zone & their1 & !own2).count() as i32;
-    let holes = (zone & !their1 & !pos.occupied()).count() as i32;
+    let attacked = (zone & m.their1).count() as i32 + (zone & m.their2).count() as i32;
+    let overwhelmed = (zone & m.their1 & !m.own2).count() as i32;
+    let holes = (zone & !m.their1 & !occ).count() as i32;
     let mut threat = 0;
-    for (kind, n) in pos.hand(!c).iter() {
+    for (kind, n) in pos.hand(t).iter() {
         threat += HAND_THREAT[kind.index()] * i32::from(n.min(2));
     }
     if threat > 0 && holes > 0 {
         threat += holes.min(4);
     }
-    Some(attacked + 2 * overwhelmed + threat / 2)
+
+    let board_safe = mask & !pos.pieces_of(t) & (!m.own1 | (m.their2 & !m.own2));
+    let drop_safe = mask & !occ & (!m.own1 | (m.their1 & !m.own2));
+    let mut checks = [0u8; 14];
+    let mut total = 0;
+    for kind in PieceKind::ALL {
+        if kind == PieceKind::King {
+            continue;
+        }
+        let i = kind.index();
+        let on_board = m.their_kinds[i] & board_safe;
+        let in_hand = kind.is_hand_kind() && pos.hand(t).count(kind) > 0;
+        if on_board.is_empty() && !in_hand {
+            continue;
+        }
+        let from = attacks(c, kind, k, occ) & mask;
+        let mut n = (from & on_board).count();
+        if in_hand {
+            for sq in from & drop_safe {
+                let nifu = kind == PieceKind::Pawn
+                    && pos
+                        .pieces(t, PieceKind::Pawn)
+                        .into_iter()
+                        .any(|p| p.file() == sq.file());
+                if !nifu {
+                    n += 1;
+                }
+            }
+        }
+        if n > 0 {
+            checks[i] = n.min(255) as u8;
+            total += n as i32;
+        }
+    }
+    let escape = (zone & !pos.pieces_of(c) & !m.their1).count();
+    Some(KingSafety {
+        units: attacked + 2 * overwhelmed + threat / 2 + total,
+        checks,
+        escape,
+    })
 }
 
 #[cfg(test)]
@@ -510,6 +615,56 @@ mod tests {
             let (h, b) = (evaluate(&hand), evaluate(&board));
             assert!(h > b, "{k:?}: in hand {h}, on 5e {b}");
         }
+    }
+
+    /// Safe checks the side to move could give the other king, by kind,
+    /// as [`features`] counts them (1, 2, or 3 for three or more; the other
+    /// king's terms count −1).
+    fn their_checks(sfen: &str, kind: PieceKind) -> i32 {
+        let f = features(&Position::from_sfen(sfen).unwrap());
+        let at = layout::CHECKS_THEM + kind.index() * 3;
+        -(0..3).map(|n| f[at + n] * (n as i32 + 1)).sum::<i32>()
+    }
+
+    /// The number of flight squares the other king has, from [`features`].
+    fn their_escape(sfen: &str) -> usize {
+        let f = features(&Position::from_sfen(sfen).unwrap());
+        let row = &f[layout::ESCAPE_THEM..layout::ESCAPE_THEM + 9];
+        assert_eq!(row.iter().sum::<i32>(), -1, "{row:?}");
+        row.iter().position(|&n| n == -1).unwrap()
+    }
+
+    #[test]
+    fn safe_checks_and_flight_squares() {
+        use PieceKind::{Gold, Pawn, Rook, Silver};
+        let checks = [
+            // A gold in hand next to a bare king: the king covers every
+            // checking square and nothing supports a drop there.
+            ("4k4/9/9/9/9/9/9/9/4K4 b G 1", Gold, 0),
+            // A pawn on 5c supports the gold on 5b: the head-gold check is safe.
+            ("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", Gold, 1),
+            // A gote gold on 4a covers 5b a second time: not safe any more.
+            ("4kg3/9/4P4/9/9/9/9/9/4K4 b G 1", Gold, 0),
+            // A pawn drop on 5b, supported by the silver on 4c, unless Sente
+            // already has a pawn on the 5th file (two pawns on a file).
+            ("4k4/9/5S3/9/9/9/9/9/4K4 b P 1", Pawn, 1),
+            ("4k4/9/5S3/9/9/9/4P4/9/4K4 b P 1", Pawn, 0),
+            // The silver on 4c steps to 5b (the pawn on 5c supports it) or
+            // to 4b (nothing supports it: the king takes).
+            ("4k4/9/4PS3/9/9/9/9/9/4K4 b - 1", Silver, 1),
+            // A rook in hand checks from 13 squares on the file and the rank
+            // (4a, 6a and 5b are the king's); the table stops counting at 3.
+            ("4k4/9/9/9/9/9/9/9/K8 b R 1", Rook, 3),
+            ("4k4/9/9/9/9/9/9/9/K8 b - 1", Rook, 0),
+        ];
+        for (sfen, kind, want) in checks {
+            assert_eq!(their_checks(sfen, kind), want, "{sfen} {kind:?}");
+        }
+        // The king on 5a steps to 4a, 6a, 4b, 5b or 6b; the pawn on 5c
+        // takes 5b away, and a gote piece on 4a another.
+        assert_eq!(their_escape("4k4/9/9/9/9/9/9/9/4K4 b - 1"), 5);
+        assert_eq!(their_escape("4k4/9/4P4/9/9/9/9/9/4K4 b - 1"), 4);
+        assert_eq!(their_escape("4kg3/9/4P4/9/9/9/9/9/4K4 b - 1"), 3);
     }
 
     #[test]
