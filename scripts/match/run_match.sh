@@ -13,7 +13,9 @@
 # (time odds: a weaker reference that scores near 50 % measures changes with
 # far fewer games than one that wins 90 %). OPENING_SEED=N (default 1)
 # shuffles the openings differently, so that two runs of one build can go
-# side by side. Output goes to scripts/match/out/<name>-<commit>[-seedN]/.
+# side by side. OPENINGS=FILE plays other openings than openings.txt (e.g.
+# openings-kif.txt: the starts of the real games in tests/data/kif).
+# Output goes to scripts/match/out/<name>-<commit>[-<openings>][-seedN]/.
 set -euo pipefail
 # The whole script is one compound command, read before it runs, so editing
 # this file during a long match cannot derail the running copy.
@@ -55,8 +57,10 @@ byo2="${byo2:-$byo}"
 odds=""
 [ "$byo2" != "$byo" ] && odds="-at-${byo2}ms"
 seed="${OPENING_SEED:-1}"
+openings="${OPENINGS:-$here/openings.txt}"
 suffix=""
-[ "$seed" != 1 ] && suffix="-seed$seed"
+[ "$(basename "$openings")" != openings.txt ] && suffix="-$(basename "$openings" .txt)"
+[ "$seed" != 1 ] && suffix="$suffix-seed$seed"
 out="$here/out/${name1}-vs-${name2}${odds}-${byo}ms-${rev}${suffix}"
 mkdir -p "$out/csa"
 # Freeze the binary so that rebuilding during a long match changes nothing.
@@ -70,7 +74,7 @@ timeout "${limit}s" python3 -m cshogi.cli "$here/komadai-usi" "$engine2" \
   --name1 "$name1" --name2 "$name2" \
   ${opts1:+--options1 "$opts1"} ${opts2:+--options2 "$opts2"} \
   --games "$games" --byoyomi "$byo" "$byo2" --draw 320 \
-  --opening "$here/openings.txt" --opening-seed "$seed" \
+  --opening "$openings" --opening-seed "$seed" \
   --csa "$out/csa" >"$log" 2>&1
 status=$?
 set -e
