@@ -22,38 +22,56 @@ def elo(score):
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
+def read_csa(path):
+    """Players ({"+": name, "-": name}), moves ([csa move, score or None]: the
+    `'**` comment cshogi.cli writes after a move holds the mover's score, in
+    centipawns from Sente's side) and the end line (None while the game
+    runs) of one CSA record."""
+    names = {}
+    moves = []
+    end = None
+    for line in open(path, encoding="utf-8", errors="replace"):
+        line = line.strip()
+        if line.startswith("N+") or line.startswith("N-"):
+            names[line[1]] = line[2:]
+        elif re.match(r"^[+-]\d{4}[A-Z]{2}", line):
+            moves.append([line, None])
+        elif line.startswith("'**") and moves:
+            t = line[3:].split()
+            if t and re.fullmatch(r"-?\d+", t[0]):
+                moves[-1][1] = int(t[0])
+        elif line.startswith("%"):
+            end = line
+    return names, moves, end
+
+
+def winner(end, n_moves):
+    """The side ("+" or "-") that won a game ending with `end` after
+    `n_moves` moves; None for a draw or an end this does not know."""
+    to_move = "+" if n_moves % 2 == 0 else "-"
+    other = "-" if to_move == "+" else "+"
+    if end in ("%TORYO", "%TSUMI", "%ILLEGAL_MOVE", "%TIME_UP"):
+        return other
+    if end == "%KACHI":
+        return to_move
+    if end in ("%+ILLEGAL_ACTION", "%-ILLEGAL_ACTION"):
+        return "-" if end[1] == "+" else "+"
+    return None  # %SENNICHITE, %JISHOGI, %HIKIWAKE, ...
+
+
 def from_csa(folder, n1):
     """(wins, losses, draws, ends) of n1 over the CSA records in folder."""
     w = l = d = 0
     ends = {}
     for path in sorted(glob.glob(os.path.join(folder, "*.csa"))):
-        names = {}
-        moves = 0
-        end = None
-        for line in open(path, encoding="utf-8", errors="replace"):
-            line = line.strip()
-            if line.startswith("N+") or line.startswith("N-"):
-                names[line[1]] = line[2:]
-            elif re.match(r"^[+-]\d{4}[A-Z]{2}", line):
-                moves += 1
-            elif line.startswith("%"):
-                end = line
+        names, moves, end = read_csa(path)
         if end is None:
             continue  # unfinished game
-        to_move = "+" if moves % 2 == 0 else "-"
-        other = "-" if to_move == "+" else "+"
         ends[end] = ends.get(end, 0) + 1
-        if end in ("%TORYO", "%TSUMI", "%ILLEGAL_MOVE", "%TIME_UP"):
-            winner = other
-        elif end == "%KACHI":
-            winner = to_move
-        elif end in ("%+ILLEGAL_ACTION", "%-ILLEGAL_ACTION"):
-            winner = "-" if end[1] == "+" else "+"
-        else:
-            winner = None  # %SENNICHITE, %JISHOGI, %HIKIWAKE, ...
-        if winner is None:
+        side = winner(end, len(moves))
+        if side is None:
             d += 1
-        elif names.get(winner) == n1:
+        elif names.get(side) == n1:
             w += 1
         else:
             l += 1
