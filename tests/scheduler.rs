@@ -413,3 +413,75 @@ fn answered_request_ids_are_pruned_after_the_retention_period() {
         .unwrap();
     assert_eq!(actions, 0, "the action log is pruned with the requests");
 }
+
+/// The console's operator lines: `:quarantine`, `:release`, `:dead`, `:retry`.
+#[test]
+fn the_console_shows_and_releases_quarantined_games_and_dead_letters() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("console.db");
+    let run = |script: &str| -> Vec<serde_json::Value> {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_komadai"))
+            .args([
+                "console",
+                "--json",
+                "--start",
+                "1800000000",
+                "--seed",
+                "7",
+                "--db",
+            ])
+            .arg(&db)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let text = |v: &serde_json::Value| v["text"].as_str().unwrap_or_default().to_string();
+
+    run("alice challenge @bob days=1 rated=no color=sente\nbob accept\n");
+    {
+        let c = Connection::open(&db).unwrap();
+        c.execute_batch("UPDATE games SET sfen = 'broken' WHERE id = 1")
+            .unwrap();
+        let mut s = Store::open(&db).unwrap();
+        s.transaction(|tx| tx.push_outbox("garbage", T0)).unwrap();
+    }
+    let out = run(":clock +2d\n:tick\n:quarantine\n:dead\n:retry 1\n:release game 1\n:release game 1\n:quarantine\n");
+    let texts: Vec<String> = out.iter().map(text).collect();
+    let at = |prefix: &str| {
+        texts
+            .iter()
+            .position(|t| t.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no line starting {prefix:?} in {texts:#?}"))
+    };
+    assert!(texts[at("quarantine: game 1 failed 1×")].contains("broken"));
+    assert!(texts[at("dead letter 1 after 1 attempts")].contains("garbage"));
+    at("notice 1 is due again");
+    at("released: game 1");
+    at("not quarantined: game 1");
+    at("quarantine: empty");
+    assert!(
+        out.iter().all(|v| v["ok"].as_bool() == Some(true)),
+        "{out:#?}"
+    );
+}
