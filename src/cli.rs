@@ -57,6 +57,15 @@ pub enum Command {
     Kif(crate::notation::cli::KifArgs),
     /// Draw a position as PNG, or a game as an animated GIF.
     Render(crate::render::cli::RenderArgs),
+    /// Copy the live database to FILE with SQLite's online backup API (a
+    /// consistent snapshot, safe while the bot runs). Restore: see README.
+    Backup {
+        /// The SQLite database file to copy.
+        #[arg(long, default_value = "komadai.db", env = "KOMADAI_DB")]
+        db: std::path::PathBuf,
+        /// Where to write the backup (replaced if it exists).
+        file: std::path::PathBuf,
+    },
     /// Speak the USI protocol on stdin/stdout (for shogi GUIs and match runners).
     Usi,
     /// Tsume puzzles: `generate` writes new ones as TSV lines to stdout.
@@ -157,6 +166,17 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
             writeln!(out, "{}", legal_line(&s))?;
         }
         Command::Render(args) => crate::render::cli::run(&args)?,
+        Command::Backup { db, file } => {
+            let report = crate::store::backup(&db, &file)?;
+            writeln!(
+                out,
+                "backup of {} written to {}: {} pages, {} bytes",
+                db.display(),
+                file.display(),
+                report.pages,
+                report.bytes
+            )?;
+        }
         Command::Usi => {
             drop(out);
             crate::engine::usi::run_stdio()?;

@@ -21,18 +21,12 @@ impl App {
     }
 
     /// Where a scheduler notice belongs: the game's thread or channel, or
-    /// the channel of an expired challenge.
+    /// the channel of an expired challenge (the first of
+    /// [`DueNotice::places`](super::DueNotice)).
     pub fn notice_channel(&self, notice: &Notice) -> AppResult<Option<i64>> {
-        match notice {
-            Notice::Reminder { game_id, .. } | Notice::Timeout { game_id } => {
-                self.game_channel(*game_id)
-            }
-            Notice::ChallengeExpired { challenge_id, .. } => {
-                let store = self.store()?;
-                let row = store.reader().challenge(*challenge_id)?;
-                Ok(row.and_then(|c| c.data.channel_id))
-            }
-        }
+        let mut store = self.store()?;
+        let places = store.transaction(|tx| super::scheduler::notice_places(tx, notice))?;
+        Ok(places.first().copied())
     }
 
     /// Whether `user` asked for a direct message when it is their turn.

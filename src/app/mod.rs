@@ -17,6 +17,7 @@ mod play;
 mod puzzle;
 mod replay;
 mod scheduler;
+mod stored;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -28,7 +29,7 @@ pub use play::{
     ChallengeOptions, SettingsChange, DAYS_PER_MOVE,
 };
 pub use puzzle::{day_of, PuzzleKind, PUZZLE_NODES};
-pub use scheduler::Notice;
+pub use scheduler::{DueNotice, Notice};
 
 use crate::i18n::Lang;
 use crate::store::{Store, StoreError};

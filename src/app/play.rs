@@ -149,18 +149,8 @@ fn style_of(p: &PlayerRow) -> Style {
 }
 
 fn result_name(o: Outcome) -> (&'static str, String) {
-    match o {
-        Outcome::Win {
-            winner: Color::Sente,
-            reason,
-        } => ("sente", format!("{reason:?}")),
-        Outcome::Win {
-            winner: Color::Gote,
-            reason,
-        } => ("gote", format!("{reason:?}")),
-        Outcome::Draw(r) => ("draw", format!("{r:?}")),
-        Outcome::Aborted => ("aborted", "Aborted".to_string()),
-    }
+    let (result, reason) = super::stored::outcome_names(o);
+    (result, reason.to_string())
 }
 
 pub(super) struct Loaded {
@@ -1390,39 +1380,12 @@ fn stored_ending(tx: &Tx<'_>, row: &GameRow) -> AppResult<Option<Ending>> {
     }))
 }
 
-/// The outcome stored as result and reason names.
+/// The outcome stored as result and reason names (`app::stored`'s table).
 #[must_use]
 pub fn stored_outcome(result: &str, reason: &str) -> Option<Outcome> {
-    use crate::shogi::{DrawReason as D, WinReason as W};
-    let win = |winner| {
-        let reason = match reason {
-            "Checkmate" => W::Checkmate,
-            "NoLegalMoves" => W::NoLegalMoves,
-            "PerpetualCheck" => W::PerpetualCheck,
-            "Repetition" => W::Repetition,
-            "Declaration" => W::Declaration,
-            "Counting" => W::Counting,
-            "Try" => W::Try,
-            "Resignation" => W::Resignation,
-            "Timeout" => W::Timeout,
-            _ => return None,
-        };
-        Some(Outcome::Win { winner, reason })
-    };
-    match result {
-        "sente" => win(Color::Sente),
-        "gote" => win(Color::Gote),
-        "draw" => Some(Outcome::Draw(match reason {
-            "Sennichite" => D::Sennichite,
-            "MaxPlies" => D::MaxPlies,
-            "Counting" => D::Counting,
-            _ => return None,
-        })),
-        "aborted" => Some(Outcome::Aborted),
-        _ => None,
-    }
+    super::stored::outcome_from_names(result, reason)
 }
 
 fn stored_termination(result: &str, reason: &str, to_move: Color) -> Option<Termination> {
-    stored_outcome(result, reason).map(|o| Termination::from_outcome(o, to_move))
+    super::stored::termination_from_names(result, reason, to_move)
 }

@@ -4,7 +4,10 @@
 //!
 //! A user is any name (`alice`); `alice:de` speaks German. Lines starting
 //! with `:` control the console: `:clock +3d` (also `h`, `m`, `s`) moves the
-//! clock, `:tick` runs the deadline scheduler and prints its notices. Each
+//! clock, `:tick` runs the deadline scheduler and prints its notices,
+//! `:quarantine` lists what the scheduler set aside (`:release game 12` tries
+//! it again), `:dead` lists undeliverable notices (`:retry 7` delivers one
+//! again). Each
 //! reply is printed (and flushed) before the next line is read, so a printed
 //! reply means the action is stored.
 
@@ -170,6 +173,68 @@ impl Console {
                     Err(e) => out.push(self.print_internal("console", &e.to_string())),
                 }
                 out
+            }
+            Some("quarantine") => match self.app.quarantine_list() {
+                Ok(list) if list.is_empty() => vec![self.print_info("quarantine: empty")],
+                Ok(list) => list
+                    .iter()
+                    .map(|q| {
+                        self.print_info(&format!(
+                            "quarantine: {} {} failed {}× (last {}): {}",
+                            q.kind,
+                            q.ref_id,
+                            q.count,
+                            crate::i18n::utc(q.last_at),
+                            q.error
+                        ))
+                    })
+                    .collect(),
+                Err(e) => vec![self.print_internal("console", &e.to_string())],
+            },
+            Some("release") => {
+                let (Some(kind), Some(id)) =
+                    (parts.next(), parts.next().and_then(|n| n.parse().ok()))
+                else {
+                    return vec![self.print_refusal(
+                        "console",
+                        Lang::En,
+                        &Refusal::BadArgument(rest.into()),
+                    )];
+                };
+                match self.app.release_quarantined(kind, id) {
+                    Ok(true) => vec![self.print_info(&format!("released: {kind} {id}"))],
+                    Ok(false) => vec![self.print_info(&format!("not quarantined: {kind} {id}"))],
+                    Err(e) => vec![self.print_internal("console", &e.to_string())],
+                }
+            }
+            Some("dead") => match self.app.dead_letters() {
+                Ok(list) if list.is_empty() => vec![self.print_info("dead letters: none")],
+                Ok(list) => list
+                    .iter()
+                    .map(|d| {
+                        self.print_info(&format!(
+                            "dead letter {} after {} attempts: {} ({})",
+                            d.id,
+                            d.attempts,
+                            d.payload,
+                            d.last_error.as_deref().unwrap_or("")
+                        ))
+                    })
+                    .collect(),
+                Err(e) => vec![self.print_internal("console", &e.to_string())],
+            },
+            Some("retry") => {
+                let Some(id) = parts.next().and_then(|n| n.parse().ok()) else {
+                    return vec![self.print_refusal(
+                        "console",
+                        Lang::En,
+                        &Refusal::BadArgument(rest.into()),
+                    )];
+                };
+                match self.app.release_notice(id) {
+                    Ok(()) => vec![self.print_info(&format!("notice {id} is due again"))],
+                    Err(e) => vec![self.print_internal("console", &e.to_string())],
+                }
             }
             _ => vec![self.print_refusal(
                 "console",

@@ -1,5 +1,6 @@
 //! The SQLite store: players, servers, challenges, games, moves, ratings,
-//! answered requests and the scheduler's outbox.
+//! answered requests, the scheduler's outbox (with retries and dead letters),
+//! the computer's jobs, the quarantine, the action log, and online backups.
 //!
 //! Synchronous rusqlite; the schema lives only in `migrations/NNNN_name.sql`
 //! (append-only, applied on open by `rusqlite_migration`, version in
@@ -20,9 +21,15 @@ use std::path::Path;
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use rusqlite_migration::{Migrations, M};
 
+mod backup;
 mod rows;
 
-pub use rows::{ChallengeRow, GameRow, NewChallenge, NewGame, PlayerRow, Settings};
+pub use backup::{backup, BackupReport};
+pub use rows::{
+    ChallengeRow, DeadlineRow, GameRow, NewChallenge, NewGame, OutboxRow, PlayerRow, QuarantineRow,
+    Settings,
+};
+pub use work::{outbox_backoff, OUTBOX_BACKOFF_BASE, OUTBOX_BACKOFF_CAP, OUTBOX_MAX_ATTEMPTS};
 
 /// A store error: SQLite or a failed migration.
 #[derive(Debug, thiserror::Error)]
@@ -53,13 +60,37 @@ pub fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0002_challenge_start.sql")),
         M::up(include_str!("../../migrations/0003_puzzles.sql")),
         M::up(include_str!("../../migrations/0004_learn.sql")),
+        // Rebuilds `players`: run with foreign keys off (see `Store::setup`)
+        // and checked before it commits.
+        M::up_with_hook(
+            include_str!("../../migrations/0005_trust.sql"),
+            players_still_referenced,
+        ),
     ])
+}
+
+/// After `players` was rebuilt: every row that refers to a player still
+/// finds it (`PRAGMA foreign_key_check`, limited to references to
+/// `players`, so an unrelated old inconsistency does not stop the bot from
+/// starting).
+fn players_still_referenced(tx: &Transaction<'_>) -> rusqlite_migration::HookResult {
+    let dangling: i64 = tx.query_row(
+        "SELECT COUNT(*) FROM pragma_foreign_key_check WHERE parent = 'players'",
+        [],
+        |r| r.get(0),
+    )?;
+    if dangling > 0 {
+        return Err(rusqlite_migration::HookError::Hook(format!(
+            "{dangling} rows refer to players that are missing after rebuilding the table"
+        )));
+    }
+    Ok(())
 }
 
 /// Number of migrations (the schema version after opening).
 #[must_use]
 pub fn schema_version() -> usize {
-    4
+    5
 }
 
 /// A connection to the database, migrated to the latest schema.
@@ -82,9 +113,15 @@ impl Store {
     fn setup(mut conn: Connection) -> StoreResult<Store> {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        // Foreign keys are off while migrating: a migration that rebuilds a
+        // table (SQLite's documented way to change a constraint) drops the
+        // old table, which with foreign keys on would delete or refuse the
+        // rows referring to it. Such migrations end with
+        // `PRAGMA foreign_key_check`, so nothing dangling is committed.
+        conn.pragma_update(None, "foreign_keys", "OFF")?;
         migrations().to_latest(&mut conn)?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
         Ok(Store { conn })
     }
 
@@ -148,6 +185,8 @@ macro_rules! read_queries {
         impl Tx<'_> { $($body)* }
     };
 }
+
+mod work;
 
 read_queries! {
     /// A player by Discord user id.
@@ -296,9 +335,10 @@ read_queries! {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Pending notices of the outbox, oldest first: (id, payload).
+    /// Notices of the outbox that are not dead letters (due or not), oldest
+    /// first: (id, payload).
     pub fn outbox(&self) -> StoreResult<Vec<(i64, String)>> {
-        let mut st = self.c().prepare_cached("SELECT id, payload FROM outbox ORDER BY id")?;
+        let mut st = self.c().prepare_cached("SELECT id, payload FROM outbox WHERE dead = 0 ORDER BY id")?;
         let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
@@ -547,21 +587,6 @@ impl Tx<'_> {
             "INSERT INTO rating_history (user_id, game_id, before, after, at) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![user, game_id, before, after, now],
         )?;
-        Ok(())
-    }
-
-    /// Adds a notice to the outbox.
-    pub fn push_outbox(&self, payload: &str, now: i64) -> StoreResult<()> {
-        self.tx.execute(
-            "INSERT INTO outbox (payload, created_at) VALUES (?1, ?2)",
-            params![payload, now],
-        )?;
-        Ok(())
-    }
-
-    /// Removes a delivered notice.
-    pub fn ack_outbox(&self, id: i64) -> StoreResult<()> {
-        self.tx.execute("DELETE FROM outbox WHERE id = ?1", [id])?;
         Ok(())
     }
 

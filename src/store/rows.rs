@@ -270,3 +270,84 @@ impl GameRow {
         }
     }
 }
+
+/// A row of `outbox`: a notice waiting for delivery, or a dead letter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutboxRow {
+    /// Id (delivery order among due notices).
+    pub id: i64,
+    /// The notice as JSON (`app::Notice`).
+    pub payload: String,
+    /// When it was written.
+    pub created_at: i64,
+    /// Failed deliveries so far.
+    pub attempts: i64,
+    /// When it is due (again).
+    pub next_attempt_at: i64,
+    /// Why the last delivery failed.
+    pub last_error: Option<String>,
+    /// Given up on: kept for the operator, never handed out again unless released.
+    pub dead: bool,
+}
+
+impl OutboxRow {
+    pub(super) const COLUMNS: &'static str =
+        "id, payload, created_at, attempts, next_attempt_at, last_error, dead";
+
+    pub(super) fn from_row(r: &Row<'_>) -> rusqlite::Result<OutboxRow> {
+        Ok(OutboxRow {
+            id: r.get(0)?,
+            payload: r.get(1)?,
+            created_at: r.get(2)?,
+            attempts: r.get(3)?,
+            next_attempt_at: r.get(4)?,
+            last_error: r.get(5)?,
+            dead: r.get(6)?,
+        })
+    }
+}
+
+/// A row of `quarantine`: an item the scheduler failed on and now skips.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuarantineRow {
+    /// What it is (`game`, `challenge`, `notice`, ...).
+    pub kind: String,
+    /// Its id.
+    pub ref_id: i64,
+    /// The last error.
+    pub error: String,
+    /// How often it failed.
+    pub count: i64,
+    /// First failure.
+    pub first_at: i64,
+    /// Last failure.
+    pub last_at: i64,
+}
+
+impl QuarantineRow {
+    pub(super) const COLUMNS: &'static str = "kind, ref_id, error, count, first_at, last_at";
+
+    pub(super) fn from_row(r: &Row<'_>) -> rusqlite::Result<QuarantineRow> {
+        Ok(QuarantineRow {
+            kind: r.get(0)?,
+            ref_id: r.get(1)?,
+            error: r.get(2)?,
+            count: r.get(3)?,
+            first_at: r.get(4)?,
+            last_at: r.get(5)?,
+        })
+    }
+}
+
+/// What the reminder step needs of an active game with a deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeadlineRow {
+    /// Game id.
+    pub game_id: i64,
+    /// Days per move.
+    pub days_per_move: i64,
+    /// Deadline of the side to move.
+    pub deadline: i64,
+    /// Reminder bits already sent.
+    pub reminded: i64,
+}
