@@ -31,7 +31,7 @@ use serde_json::{json, Value};
 
 const SEED: u64 = 20_261_201;
 /// Plies after which the side to move resigns (keeps games bounded).
-const MAX_PLIES: usize = 70;
+const MAX_PLIES: usize = 110;
 /// How long a player waits for the answer to one interaction.
 const ANSWER_WAIT: Duration = Duration::from_secs(8);
 const HOUR: i64 = 3600;
@@ -152,7 +152,7 @@ fn choose(pos: &Position, rng: &mut fastrand::Rng) -> Option<Move> {
         .copied()
         .filter(|&m| pos.gives_check(m) || pos.is_capture(m))
         .collect();
-    if !forcing.is_empty() && rng.u8(..4) > 0 {
+    if !forcing.is_empty() && rng.u8(..8) > 0 {
         return Some(forcing[rng.usize(..forcing.len())]);
     }
     Some(legal[rng.usize(..legal.len())])
@@ -286,7 +286,8 @@ async fn fifty_games_with_faults_and_kills() {
     let mut rng = fastrand::Rng::with_seed(SEED);
     let plans: Vec<Plan> = (0..games)
         .map(|g| match g % 5 {
-            0 => Plan::Stall(rng.usize(4..20)),
+            // From ply 10 on, a timeout is a loss (before, the game is aborted).
+            0 => Plan::Stall(rng.usize(10..24)),
             1 => Plan::Resign(rng.usize(10..40)),
             _ => Plan::Play,
         })
@@ -348,12 +349,14 @@ async fn fifty_games_with_faults_and_kills() {
             figures.clone(),
         )));
     }
-    // Kill after these many acknowledged moves (seeded), then restart.
-    let estimate = games * 25;
-    let mut kills: Vec<usize> = (0..3)
+    // Two kills after these many acknowledged moves (seeded), the third
+    // during the notices of the stalled games.
+    let estimate = games * 20;
+    let mut kills: Vec<usize> = (0..2)
         .map(|_| rng.usize(estimate / 10..estimate * 8 / 10))
         .collect();
     kills.sort_unstable();
+    let late_kill = rng.usize(0..3);
     let mut killed = 0;
     while players.iter().any(|p| !p.is_finished()) {
         let acked = figures.acks.lock().unwrap().len();
@@ -385,7 +388,12 @@ async fn fifty_games_with_faults_and_kills() {
     let mut counts: HashMap<i64, Vec<usize>> = HashMap::new();
     for (step, offset) in [13 * HOUR, 23 * HOUR, 25 * HOUR].into_iter().enumerate() {
         std::fs::write(&paths.offset, offset.to_string()).expect("offset");
-        if killed < kills.len() {
+        let now_due = match step {
+            2 => 3 - killed,
+            s if s == late_kill => usize::from(killed < 3),
+            _ => 0,
+        };
+        for _ in 0..now_due {
             let delay = Duration::from_millis(rng.u64(200..1500));
             restart(&fake, &paths, &mut bot, &mut runs, delay).await;
             killed += 1;
