@@ -4,24 +4,34 @@
 //! by default);
 //! refusals are ephemeral and localised, internal errors are logged and
 //! answered with an apology, and a panic ends only its own task.
+//!
+//! Work that was committed is never reported as a failure: when the board
+//! cannot be drawn (an error or a panic) the answer is the text with the
+//! position's SFEN, and when Discord refuses a public answer the message
+//! still reaches the game's thread or channel (through the outbox when the
+//! app wrote an announcement for it, else posted directly).
 
+use std::collections::{HashMap, HashSet};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serenity::all::{
     AutoArchiveDuration, ChannelId, ChannelType, Command, CommandDataOptionValue,
     CommandInteraction, ComponentInteraction, Context, CreateAutocompleteResponse,
     CreateInteractionResponse, CreateInteractionResponseMessage, CreateThread, EventHandler,
-    GuildId, Http, Interaction, Member, Ready, User, UserId,
+    GuildId, Http, Interaction, Member, Ready, User,
 };
-use tokio::sync::watch;
+use tokio::sync::{watch, Notify, Semaphore};
 
+use super::contract::{self, Outbox};
+use super::delivery::{self, classify, Failure, Legs};
 use super::out::Outgoing;
 use super::{commands, text, InFlight};
 use crate::app::{
     handicap_from, rule_from, Action, App, AppError, AppResult, Caller, ChallengeOptions, Msg,
-    Notice, Place, PuzzleKind, Refusal, Reply, SettingsChange,
+    Place, PuzzleKind, Refusal, Reply, SettingsChange,
 };
 use crate::i18n::{Lang, Localize};
 use crate::notation::RecordFormat;
@@ -29,8 +39,20 @@ use crate::shogi::{Color, Variant};
 
 /// Work that takes longer than this is deferred (Discord allows 3 s).
 pub const DEFER_AFTER: Duration = Duration::from_millis(1000);
-/// Discord's error code for "cannot send messages to this user".
-const CANNOT_DM: isize = 50007;
+/// Discord accepts the first answer to an interaction this long after it
+/// was sent; retries of that answer stay inside it.
+const FIRST_ANSWER_WINDOW: Duration = Duration::from_millis(2700);
+/// Retries of a later answer (edit, follow-up) may take this long.
+const LATER_ANSWER_BUDGET: Duration = Duration::from_secs(8);
+/// After shutdown began, work still running gets this long before its
+/// interaction is answered with "restarting" and the process goes on exiting.
+pub(crate) const SHUTDOWN_GRACE: Duration = Duration::from_millis(900);
+/// Notices delivered at the same time.
+const PARALLEL_DELIVERIES: usize = 8;
+/// Notices taken from the outbox per round.
+const DUE_LIMIT: usize = 100;
+/// The computer worker looks for due jobs this often (and when woken).
+const COMPUTER_EVERY: Duration = Duration::from_secs(1);
 
 /// The event handler: the app and what the adapter needs besides it.
 #[derive(Clone)]
@@ -40,6 +62,22 @@ pub(crate) struct Bot {
     pub defer_after: Duration,
     pub registered: Arc<AtomicBool>,
     pub inflight: Arc<InFlight>,
+    /// The outbox (deliveries, acknowledgements, failures).
+    pub outbox: Arc<Outbox>,
+    /// Legs of notices already done by this process (DM, public post).
+    pub legs: Arc<Mutex<HashMap<i64, Legs>>>,
+    /// Notices being delivered right now (not taken again meanwhile).
+    pub delivering: Arc<Mutex<HashSet<i64>>>,
+    /// Wakes the computer worker (a move against the computer was played).
+    pub wake_computer: Arc<Notify>,
+    /// Wakes the delivery loop (new notices are due).
+    pub wake_delivery: Arc<Notify>,
+    /// True once shutdown began: no new work is taken.
+    pub closing: watch::Receiver<bool>,
+}
+
+fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn id64(id: u64) -> i64 {
@@ -242,20 +280,49 @@ fn run_command(
     }
 }
 
+/// Prepares a reply for Discord. The work behind it is committed, so this
+/// never fails: when localising or drawing fails or panics, the answer is
+/// the text that could be written plus the position's SFEN.
+pub(crate) fn render_or_fallback(reply: &Reply) -> Outgoing {
+    let rendered = catch_unwind(AssertUnwindSafe(|| Outgoing::from_reply(reply)));
+    let error = match rendered {
+        Ok(Ok(out)) => return out,
+        Ok(Err(e)) => e,
+        Err(panic) => panic_text(&*panic),
+    };
+    let game = reply.board.as_ref().map(|b| b.game_id);
+    tracing::error!(error = %error, game_id = ?game, "drawing a reply failed, answering with text");
+    let text = catch_unwind(AssertUnwindSafe(|| reply.msg.localize(reply.lang)))
+        .unwrap_or_else(|_| text::stored(reply.lang).to_string());
+    let sfen = reply.board.as_ref().map(|b| b.sfen.as_str());
+    Outgoing::fallback(reply, &text, sfen.map(|s| text::no_board(reply.lang, s)))
+}
+
+/// The message of a caught panic.
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".into())
+}
+
 /// The outcome of a use case, prepared for sending.
 enum Done {
     Reply(Box<Reply>, Outgoing),
     Refused(Outgoing),
     Internal(String, Lang),
+    /// Shutdown came first: the work may or may not have been done.
+    Restarting(Lang),
 }
 
 impl Done {
     fn of(result: AppResult, lang: Lang) -> Done {
         match result {
-            Ok(reply) => match Outgoing::from_reply(&reply) {
-                Ok(out) => Done::Reply(Box::new(reply), out),
-                Err(e) => Done::Internal(e, lang),
-            },
+            Ok(reply) => {
+                let out = render_or_fallback(&reply);
+                Done::Reply(Box::new(reply), out)
+            }
             Err(AppError::Refused(r)) => Done::Refused(Outgoing::text(&r.localize(lang), true)),
             Err(AppError::Internal(e)) => Done::Internal(e, lang),
         }
@@ -268,6 +335,7 @@ impl Done {
                 tracing::error!(error = %e, "internal error");
                 Outgoing::text(text::apology(*lang), true)
             }
+            Done::Restarting(lang) => Outgoing::text(text::restarting(*lang), true),
         }
     }
 }
@@ -355,6 +423,22 @@ impl EventHandler for Bot {
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        if *self.closing.borrow() {
+            // Shutting down: no new work; say so instead of letting it time out.
+            let answer = |locale: &str| {
+                CreateInteractionResponse::Message(
+                    CreateInteractionResponseMessage::new()
+                        .content(text::restarting(Lang::from_locale(locale)))
+                        .ephemeral(true),
+                )
+            };
+            let _ = match &interaction {
+                Interaction::Command(c) => c.create_response(&ctx.http, answer(&c.locale)).await,
+                Interaction::Component(c) => c.create_response(&ctx.http, answer(&c.locale)).await,
+                _ => Ok(()),
+            };
+            return;
+        }
         let _guard = self.inflight.enter();
         let bot = self.clone();
         let http = ctx.http.clone();
@@ -375,6 +459,14 @@ impl EventHandler for Bot {
             };
         }
     }
+}
+
+/// Completes `SHUTDOWN_GRACE` after shutdown began (never, if it does not).
+async fn grace_after_close(mut closing: watch::Receiver<bool>) {
+    if closing.wait_for(|c| *c).await.is_err() {
+        std::future::pending::<()>().await;
+    }
+    tokio::time::sleep(SHUTDOWN_GRACE).await;
 }
 
 impl Bot {
@@ -435,6 +527,8 @@ impl Bot {
 
     /// Runs `job` on the blocking pool and answers; defers if it is slow.
     /// `lang` (the interaction's locale) words the apology if the job panics.
+    /// A failed answer is retried while Discord still takes it; a public
+    /// answer that Discord refused still reaches the channel.
     async fn answer(
         &self,
         http: &Arc<Http>,
@@ -449,6 +543,7 @@ impl Bot {
         let joined = |r: Result<Done, tokio::task::JoinError>| {
             r.unwrap_or_else(|e| Done::Internal(format!("use case panicked: {e}"), lang))
         };
+        let window = || FIRST_ANSWER_WINDOW.saturating_sub(started.elapsed());
         let quick = if self.defer_after.is_zero() {
             None
         } else {
@@ -464,24 +559,45 @@ impl Bot {
                     // Not UPDATE_MESSAGE: serenity sends `attachments: []`
                     // with it and the board would vanish (serenity #3068).
                     // Acknowledge, then edit the message with the new board.
-                    match target.defer(http, out.ephemeral).await {
-                        Ok(()) => target.after_defer(http, &out, out.ephemeral).await,
+                    match delivery::with_retries(window(), || target.defer(http, out.ephemeral))
+                        .await
+                    {
+                        Ok(()) => {
+                            delivery::with_retries(LATER_ANSWER_BUDGET, || {
+                                target.after_defer(http, &out, out.ephemeral)
+                            })
+                            .await
+                        }
                         Err(e) => Err(e),
                     }
                 } else {
-                    target
-                        .respond(http, CreateInteractionResponse::Message(out.response()))
-                        .await
+                    delivery::with_retries(window(), || {
+                        target.respond(http, CreateInteractionResponse::Message(out.response()))
+                    })
+                    .await
                 };
                 (done, sent)
             }
             None => {
-                if let Err(e) = target.defer(http, ephemeral).await {
+                let deferred =
+                    delivery::with_retries(window(), || target.defer(http, ephemeral)).await;
+                if let Err(e) = &deferred {
                     tracing::warn!(error = %e, "deferring failed");
                 }
-                let done = joined(handle.await);
+                let done = tokio::select! {
+                    r = &mut handle => joined(r),
+                    () = grace_after_close(self.closing.clone()) => Done::Restarting(lang),
+                };
                 let out = done.outgoing();
-                let sent = target.after_defer(http, &out, ephemeral).await;
+                let sent = match deferred {
+                    Ok(()) => {
+                        delivery::with_retries(LATER_ANSWER_BUDGET, || {
+                            target.after_defer(http, &out, ephemeral)
+                        })
+                        .await
+                    }
+                    Err(e) => Err(e),
+                };
                 (done, sent)
             }
         };
@@ -489,12 +605,33 @@ impl Bot {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "answered"
         );
-        if let Err(e) = sent {
-            tracing::warn!(error = %e, "answering an interaction failed");
+        let Done::Reply(reply, out) = done else {
+            if let Err(e) = sent {
+                tracing::warn!(error = %e, "answering an interaction failed");
+            }
+            return;
+        };
+        let announcement = contract::announcement(&reply);
+        match sent {
+            Ok(()) => {
+                if let Some(id) = announcement {
+                    self.outbox_call(move |o| o.ack(id)).await;
+                }
+            }
+            Err(e) if !out.ephemeral => {
+                tracing::warn!(error = %e, "a public answer failed, it goes to the channel");
+                if let Some(id) = announcement {
+                    // The outbox delivers the announcement instead.
+                    self.outbox_call(move |o| o.release(id)).await;
+                    self.wake_delivery.notify_one();
+                } else if let Err(e) = delivery::post(http, id64(channel.get()), &out).await {
+                    tracing::error!(error = %e, "posting the answer in the channel failed too");
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "answering an interaction failed"),
         }
-        if let Done::Reply(reply, out) = done {
-            self.after(http, channel, &reply, &out).await;
-        }
+        self.wake_computer.notify_one();
+        self.after(http, channel, &reply, &out).await;
     }
 
     /// Work after the answer: a thread for a new game, a DM for the player to move.
@@ -576,29 +713,75 @@ impl Bot {
         if let Some(ch) = channel.and_then(|c| u64::try_from(c).ok()) {
             dm.content = format!("{}\n{}", dm.content, text::dm_link(lang, ch));
         }
-        let Err(e) = UserId::new(uid.max(1))
-            .direct_message(http, dm.message())
-            .await
-        else {
+        let Err(e) = delivery::direct(http, user, &dm).await else {
             return;
         };
-        if discord_code(&e) != Some(CANNOT_DM) {
+        if classify(&e) != Failure::CannotDm {
             tracing::warn!(user, error = %e, "turn DM failed");
             return;
         }
-        let app = self.app.clone();
-        let Ok(Ok(lang)) = tokio::task::spawn_blocking(move || app.dms_failed(user)).await else {
+        let Some(lang) = self.dms_failed(user).await else {
             return;
         };
-        if let Some(ch) = channel.and_then(|c| u64::try_from(c).ok()) {
+        if let Some(ch) = channel {
             let note = Outgoing {
                 mentions: vec![uid],
                 ..Outgoing::text(&text::dm_failed(lang, uid), false)
             };
-            let _ = ChannelId::new(ch.max(1))
-                .send_message(http, note.message())
-                .await;
+            let _ = delivery::post(http, ch, &note).await;
         }
+    }
+
+    /// The language `user` reads (English if unknown).
+    pub(crate) async fn lang_of(&self, user: i64) -> Lang {
+        let app = self.app.clone();
+        tokio::task::spawn_blocking(move || app.lang_for(user, Lang::En))
+            .await
+            .unwrap_or(Lang::En)
+    }
+
+    /// Turns `user`'s turn DMs off; the language to tell them in.
+    pub(crate) async fn dms_failed(&self, user: i64) -> Option<Lang> {
+        let app = self.app.clone();
+        match tokio::task::spawn_blocking(move || app.dms_failed(user)).await {
+            Ok(Ok(lang)) => Some(lang),
+            Ok(Err(e)) => {
+                tracing::error!(user, error = %e, "turning the DMs off failed");
+                None
+            }
+            Err(e) => {
+                tracing::error!(user, error = %e, "turning the DMs off panicked");
+                None
+            }
+        }
+    }
+
+    /// Runs an outbox call on the blocking pool; failures are logged.
+    pub(crate) async fn outbox_call(
+        &self,
+        f: impl FnOnce(&Outbox) -> AppResult<()> + Send + 'static,
+    ) {
+        let outbox = self.outbox.clone();
+        match tokio::task::spawn_blocking(move || f(&outbox)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::error!(error = %e, "outbox update failed"),
+            Err(e) => tracing::error!(error = %e, "outbox update panicked"),
+        }
+    }
+
+    /// What this process already did for notice `id`.
+    pub(crate) fn legs(&self, id: i64) -> Legs {
+        locked(&self.legs).get(&id).copied().unwrap_or_default()
+    }
+
+    /// Remembers the legs done for a notice that will be retried.
+    pub(crate) fn remember_legs(&self, id: i64, legs: Legs) {
+        locked(&self.legs).insert(id, legs);
+    }
+
+    /// The notice is settled.
+    pub(crate) fn forget_legs(&self, id: i64) {
+        locked(&self.legs).remove(&id);
     }
 
     async fn autocomplete(&self, http: &Arc<Http>, cmd: &CommandInteraction) {
@@ -660,40 +843,12 @@ impl Bot {
     }
 }
 
-/// The JSON error code of a failed Discord request.
-fn discord_code(e: &serenity::Error) -> Option<isize> {
-    match e {
-        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
-            Some(r.error.code)
-        }
-        _ => None,
-    }
-}
-
-/// Whether a failed delivery will never succeed (the channel is gone or closed to us).
-fn permanent(e: &serenity::Error) -> bool {
-    match e {
-        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
-            matches!(r.status_code.as_u16(), 400 | 403 | 404)
-        }
-        _ => false,
-    }
-}
-
-/// A notice to deliver: outbox id, target channel, the prepared message and,
-/// for a reminder, the game and player who may also want it as a DM.
-type DueNotice = (
-    i64,
-    Option<i64>,
-    Result<Outgoing, String>,
-    Option<(i64, i64)>,
-);
-
-/// The deadline scheduler: every `every`, decide what is due and post the
-/// notices (reminders, timeouts, expired challenges) in the game's thread,
-/// which also unarchives it; a reminder also goes by DM to a player who
-/// opted in. A notice is acknowledged once delivered, so a restart delivers
-/// what was left.
+/// The deadline scheduler and the outbox delivery: every `every` it decides
+/// what is due (reminders, timeouts, expired challenges), and whenever woken
+/// it delivers the due notices, each in its own task (at most
+/// [`PARALLEL_DELIVERIES`] at a time), so a slow or failing notice never
+/// holds up the others. A notice is acknowledged once delivered, so a
+/// restart delivers what was left.
 pub(crate) async fn scheduler(
     bot: Bot,
     http: Arc<Http>,
@@ -702,68 +857,235 @@ pub(crate) async fn scheduler(
 ) {
     let mut interval = tokio::time::interval(every);
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let slots = Arc::new(Semaphore::new(PARALLEL_DELIVERIES));
+    let mut tasks = tokio::task::JoinSet::new();
     loop {
-        tokio::select! {
-            _ = interval.tick() => {}
-            _ = stop.changed() => return,
-        }
-        let app = bot.app.clone();
-        let due = tokio::task::spawn_blocking(move || -> AppResult<Vec<DueNotice>> {
-            app.tick()?;
-            let mut v = Vec::new();
-            for (id, notice, reply) in app.pending_notices()? {
-                let channel = app.notice_channel(&notice)?;
-                let dm = match notice {
-                    Notice::Reminder {
-                        game_id, player, ..
-                    } => Some((game_id, player)),
-                    _ => None,
-                };
-                v.push((id, channel, Outgoing::from_reply(&reply), dm));
+        let decide = tokio::select! {
+            _ = interval.tick() => true,
+            () = bot.wake_delivery.notified() => false,
+            _ = stop.changed() => break,
+        };
+        while tasks.try_join_next().is_some() {}
+        let outbox = bot.outbox.clone();
+        let due = tokio::task::spawn_blocking(move || {
+            if decide {
+                if let Err(e) = outbox.tick() {
+                    tracing::error!(error = %e, "scheduler step failed");
+                }
             }
-            Ok(v)
+            outbox.due(DUE_LIMIT)
         })
         .await;
         let due = match due {
             Ok(Ok(v)) => v,
             Ok(Err(e)) => {
-                tracing::error!(error = %e, "scheduler step failed");
+                tracing::error!(error = %e, "reading the due notices failed");
                 continue;
             }
             Err(e) => {
-                tracing::error!(error = %e, "scheduler step panicked");
+                tracing::error!(error = %e, "reading the due notices panicked");
                 continue;
             }
         };
-        for (id, channel, out, dm) in due {
-            let delivered = match (channel.and_then(|c| u64::try_from(c).ok()), out) {
-                (Some(ch), Ok(out)) => match ChannelId::new(ch.max(1))
-                    .send_message(&http, out.message())
-                    .await
+        for n in due {
+            if !locked(&bot.delivering).insert(n.id) {
+                continue;
+            }
+            let (bot, http, slots) = (bot.clone(), http.clone(), slots.clone());
+            tasks.spawn(async move {
+                let _slot = slots.acquire_owned().await;
+                let id = n.id;
+                delivery::deliver(&bot, &http, n).await;
+                locked(&bot.delivering).remove(&id);
+            });
+        }
+    }
+    // Deliveries in flight get a moment; the outbox keeps whatever is left.
+    let _ = tokio::time::timeout(Duration::from_millis(300), async {
+        while tasks.join_next().await.is_some() {}
+    })
+    .await;
+    tasks.abort_all();
+}
+
+/// The computer worker: every second, and at once when a move was played,
+/// plays the computer's replies that are due (durable jobs in the store)
+/// and has the delivery loop post them. On shutdown it stops waiting at
+/// once (the app's shutdown stops the search).
+pub(crate) async fn computer_worker(bot: Bot, mut stop: watch::Receiver<bool>) {
+    let mut interval = tokio::time::interval(COMPUTER_EVERY);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    loop {
+        tokio::select! {
+            _ = interval.tick() => {}
+            () = bot.wake_computer.notified() => {}
+            _ = stop.changed() => return,
+        }
+        let app = bot.app.clone();
+        let run = tokio::task::spawn_blocking(move || contract::run_computer_jobs(&app));
+        tokio::select! {
+            r = run => match r {
+                Ok(Ok(0)) => {}
+                Ok(Ok(_)) => bot.wake_delivery.notify_one(),
+                Ok(Err(e)) => tracing::error!(error = %e, "computer jobs failed"),
+                Err(e) => tracing::error!(error = %e, "computer jobs panicked"),
+            },
+            _ = stop.changed() => return,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{ManualClock, SeededDice};
+    use crate::store::Store;
+
+    const PLACE: Place = Place {
+        guild: Some(9),
+        channel: Some(77),
+    };
+
+    /// An app with a game in progress between alice (1) and bob (2) in
+    /// channel 77, two moves played.
+    fn app_with_a_game() -> (App, Caller, Caller, i64) {
+        let app = App::new(
+            Store::open_in_memory().expect("store"),
+            Arc::new(ManualClock::new(1_800_000_000)),
+            Arc::new(SeededDice::new(5)),
+        );
+        app.load_puzzles().expect("the shipped puzzles load");
+        let alice = Caller::new(1, "alice", Lang::En);
+        let bob = Caller::new(2, "bob", Lang::De);
+        let opts = ChallengeOptions {
+            color: Some(Color::Sente),
+            ..ChallengeOptions::default()
+        };
+        app.challenge(&alice, Some((2, "bob")), &opts, PLACE)
+            .expect("challenge");
+        let game = app
+            .accept(&bob, 1, PLACE)
+            .expect("accept")
+            .board
+            .expect("board")
+            .game_id;
+        app.move_command(&alice, Some(game), "7g7f", PLACE, Some("r1"))
+            .expect("move");
+        app.move_command(&bob, Some(game), "3c3d", PLACE, Some("r2"))
+            .expect("move");
+        (app, alice, bob, game)
+    }
+
+    fn choice_value(v: &serde_json::Value) -> Option<Value> {
+        match v {
+            serde_json::Value::String(s) => Some(Value::Str(s.clone())),
+            serde_json::Value::Number(n) => n.as_i64().map(Value::Int),
+            serde_json::Value::Bool(b) => Some(Value::Bool(*b)),
+            _ => None,
+        }
+    }
+
+    /// Finding 3: every choice the bot registers is something the app
+    /// accepts. Walks the command definitions (as Discord receives them)
+    /// and sends every choice value of every option through `run_command`
+    /// with a player who has a game in this channel; a refusal is fine, an
+    /// internal error (e.g. a value the database's CHECK rejects) is not.
+    #[test]
+    fn every_registered_choice_reaches_the_app_without_an_internal_error() {
+        let (app, alice, bob, game) = app_with_a_game();
+        let mut failures = Vec::new();
+        let mut tried = 0;
+        for (n, cmd) in commands::all().iter().enumerate() {
+            let json = serde_json::to_value(cmd).expect("command json");
+            let name = json["name"].as_str().expect("name").to_string();
+            for option in json["options"].as_array().into_iter().flatten() {
+                let option_name = option["name"].as_str().expect("option name");
+                for (k, choice) in option["choices"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .enumerate()
                 {
-                    Ok(_) => {
-                        if let Some((game, player)) = dm {
-                            bot.turn_dm(&http, game, player, &out).await;
+                    let Some(value) = choice_value(&choice["value"]) else {
+                        failures.push(format!("/{name} {option_name}: odd value {choice}"));
+                        continue;
+                    };
+                    let mut opts = vec![(option_name.to_string(), value.clone())];
+                    // A challenge needs someone to challenge (a new member
+                    // each time, so earlier challenges do not refuse it).
+                    if name == "challenge" {
+                        let id = 100 + i64::try_from(n * 100 + k).unwrap_or(0);
+                        opts.push(("member".into(), Value::User(id, format!("m{id}"))));
+                    }
+                    for caller in [&alice, &bob] {
+                        tried += 1;
+                        let request = format!("choice-{n}-{k}-{}", caller.id);
+                        let result =
+                            run_command(&app, caller, &name, &Opts(opts.clone()), PLACE, &request);
+                        if let Err(AppError::Internal(e)) = result {
+                            failures.push(format!(
+                                "/{name} {option_name}: {value:?} by {} -> {e}",
+                                caller.name
+                            ));
                         }
-                        true
                     }
-                    Err(e) => {
-                        tracing::warn!(notice = id, error = %e, "posting a notice failed");
-                        permanent(&e)
-                    }
-                },
-                (None, _) => true,
-                (_, Err(e)) => {
-                    tracing::error!(notice = id, error = %e, "preparing a notice failed");
-                    true
-                }
-            };
-            if delivered {
-                let app = bot.app.clone();
-                if let Ok(Err(e)) = tokio::task::spawn_blocking(move || app.ack_notice(id)).await {
-                    tracing::error!(notice = id, error = %e, "acknowledging a notice failed");
                 }
             }
         }
+        assert!(tried > 50, "only {tried} choices tried");
+        // The game the callers share is still usable afterwards.
+        assert!(app.board(&alice, Some(game), PLACE).is_ok());
+        assert!(
+            failures.is_empty(),
+            "internal errors:\n{}",
+            failures.join("\n")
+        );
+    }
+
+    /// Finding 6: a board that cannot be drawn still gives the committed
+    /// reply — its text and the position's SFEN — never an apology.
+    #[test]
+    fn a_board_that_cannot_be_drawn_becomes_text_with_the_sfen() {
+        let (app, alice, _, game) = app_with_a_game();
+        let mut reply = app.board(&alice, Some(game), PLACE).expect("board");
+        let text = reply.msg.localize(reply.lang);
+        let board = reply.board.as_mut().expect("a board view");
+        board.sfen = "not a position".into();
+        let Done::Reply(_, out) = Done::of(Ok(reply), Lang::En) else {
+            panic!("a committed reply must not become an error");
+        };
+        assert!(out.png.is_none());
+        assert!(out.content.contains(&text), "{}", out.content);
+        assert!(out.content.contains("`not a position`"), "{}", out.content);
+        assert!(!out.content.contains(text::apology(Lang::En)));
+    }
+
+    /// Finding 6: a panic while drawing is caught; the answer is the text
+    /// with the SFEN, in the reader's language, with the mentions kept.
+    #[test]
+    fn a_panic_while_drawing_becomes_text_with_the_sfen() {
+        let (app, _, bob, game) = app_with_a_game();
+        let reply = app
+            .move_command(&bob, Some(game), "8c8d", PLACE, Some("x"))
+            .expect_err("not bob's turn");
+        assert!(matches!(reply, AppError::Refused(_)));
+        let alice = Caller::new(1, "alice", Lang::De);
+        let reply = app
+            .move_command(&alice, Some(game), "2g2f", PLACE, Some("r3"))
+            .expect("move");
+        let sfen = reply.board.as_ref().expect("board").sfen.clone();
+        super::super::out::tests::PANIC_WHILE_DRAWING.with(|c| c.set(true));
+        let out = render_or_fallback(&reply);
+        super::super::out::tests::PANIC_WHILE_DRAWING.with(|c| c.set(false));
+        assert!(out.content.contains(&sfen), "{}", out.content);
+        assert!(out.content.contains("Stellung"), "{}", out.content);
+        assert!(
+            out.content.contains(&format!("<@{}>", bob.id)),
+            "{}",
+            out.content
+        );
+        assert!(!out.ephemeral);
+        // Without the hook the same reply draws its board.
+        assert!(render_or_fallback(&reply).png.is_some());
     }
 }

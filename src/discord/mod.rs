@@ -9,6 +9,8 @@
 //! a restart.
 
 mod commands;
+mod contract;
+mod delivery;
 mod handler;
 mod out;
 mod text;
@@ -22,7 +24,7 @@ use std::time::Duration;
 use serenity::all::{ClientBuilder, GatewayIntents, HttpBuilder};
 use tokio::sync::Notify;
 
-use crate::app::{App, SeededDice, SystemClock};
+use crate::app::{App, Clock, SeededDice, SystemClock};
 use crate::store::Store;
 
 pub use commands::all as command_definitions;
@@ -53,6 +55,24 @@ pub struct ServeArgs {
     /// (Discord allows 3 s for the first answer; 0 defers every command).
     #[arg(long, default_value_t = DEFER_MS, value_parser = clap::value_parser!(u64).range(0..=2500))]
     pub defer_ms: u64,
+    /// Tests only: a file holding seconds added to the system clock (read
+    /// on every use), so deadlines can pass without waiting days.
+    #[arg(long, hide = true)]
+    pub clock_offset_file: Option<PathBuf>,
+}
+
+/// The system clock plus an offset read from a file (tests of the real
+/// binary: `--clock-offset-file`). A missing or unreadable file means 0.
+struct OffsetClock(PathBuf);
+
+impl Clock for OffsetClock {
+    fn now(&self) -> i64 {
+        let offset = std::fs::read_to_string(&self.0)
+            .ok()
+            .and_then(|s| s.trim().parse::<i64>().ok())
+            .unwrap_or(0);
+        SystemClock.now().saturating_add(offset)
+    }
 }
 
 /// How the bot connects and how often the scheduler runs.
@@ -99,11 +119,11 @@ pub fn serve(args: &ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    let app = Arc::new(App::new(
-        store,
-        Arc::new(SystemClock),
-        Arc::new(SeededDice::new(seed)),
-    ));
+    let clock: Arc<dyn Clock> = match &args.clock_offset_file {
+        Some(path) => Arc::new(OffsetClock(path.clone())),
+        None => Arc::new(SystemClock),
+    };
+    let app = Arc::new(App::new(store, clock, Arc::new(SeededDice::new(seed))));
     // The shipped puzzles go into the database (idempotent).
     if let Err(e) = app.load_puzzles() {
         tracing::error!("loading the puzzles: {e}");
@@ -118,11 +138,32 @@ pub fn serve(args: &ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(run(config, app.clone(), shutdown_signal()))?;
-    // The last reference closes the database (rusqlite closes on drop).
-    drop(app);
-    tracing::info!("database closed, bye");
+    let result = runtime.block_on(run(config, app.clone(), shutdown_signal()));
+    // Work still running after the grace period (an engine search the app
+    // could not stop) is not waited for: the process must end promptly.
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    result?;
+    close(app);
     Ok(())
+}
+
+/// Closes the database when the app is no longer used (rusqlite closes on
+/// drop); if something still holds it, or dropping takes too long, the
+/// process exits anyway — SQLite in WAL mode is consistent at every commit.
+fn close(app: Arc<App>) {
+    let Ok(app) = Arc::try_unwrap(app) else {
+        tracing::warn!("work still running at exit; the database closes with the process");
+        return;
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        drop(app);
+        let _ = tx.send(());
+    });
+    match rx.recv_timeout(Duration::from_millis(500)) {
+        Ok(()) => tracing::info!("database closed, bye"),
+        Err(_) => tracing::warn!("closing took too long; the database closes with the process"),
+    }
 }
 
 fn init_tracing() {
@@ -199,9 +240,12 @@ impl Drop for InFlightGuard {
 }
 
 /// Runs the bot until `shutdown` completes: connects (autosharded), registers
-/// the commands, answers interactions and runs the deadline scheduler. On
-/// shutdown the shards close, in-flight interactions finish (up to 10 s) and
-/// the scheduler stops; the caller then drops the app, which closes the store.
+/// the commands, answers interactions, runs the deadline scheduler, the
+/// outbox delivery and the computer worker. On shutdown the app stops its
+/// searches first, new interactions are turned away, the shards close,
+/// in-flight interactions finish (or, after a short grace, are answered with
+/// "restarting"), and the loops stop — all within about a second and a half;
+/// the caller then drops the app, which closes the store.
 pub async fn run(
     config: BotConfig,
     app: Arc<App>,
@@ -215,12 +259,19 @@ pub async fn run(
             .ratelimiter_disabled(true);
     }
     let inflight = Arc::new(InFlight::default());
+    let (closing_tx, closing) = tokio::sync::watch::channel(false);
     let bot = handler::Bot {
         app: app.clone(),
         dev_guild: config.dev_guild,
         defer_after: config.defer_after,
         registered: Arc::new(AtomicBool::new(false)),
         inflight: inflight.clone(),
+        outbox: Arc::new(contract::Outbox::new(app.clone())),
+        legs: Arc::default(),
+        delivering: Arc::default(),
+        wake_computer: Arc::new(Notify::new()),
+        wake_delivery: Arc::new(Notify::new()),
+        closing,
     };
     let mut client = ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
         .event_handler(bot.clone())
@@ -231,15 +282,31 @@ pub async fn run(
         bot.clone(),
         client.http.clone(),
         config.tick_every,
-        stop_rx,
+        stop_rx.clone(),
     ));
+    let worker = tokio::spawn(handler::computer_worker(bot.clone(), stop_rx));
+    let stopping = app.clone();
     tokio::spawn(async move {
         shutdown.await;
+        // First stop the searches, so nothing waits for the engine, then
+        // take no new interactions and close the gateway.
+        let _ = tokio::task::spawn_blocking(move || contract::shutdown_app(&stopping)).await;
+        let _ = closing_tx.send(true);
         shards.shutdown_all().await;
+        // Keep the sender alive: dropping it would read as "never closing".
+        std::future::pending::<()>().await;
     });
     let result = client.start_autosharded().await;
     let _ = stop_tx.send(true);
-    inflight.wait_idle(Duration::from_secs(10)).await;
-    let _ = scheduler.await;
+    // In-flight interactions end within the grace (answered "restarting" if
+    // need be); the margin covers sending those answers.
+    inflight
+        .wait_idle(handler::SHUTDOWN_GRACE + Duration::from_millis(600))
+        .await;
+    let _ = tokio::time::timeout(Duration::from_millis(400), async {
+        let _ = scheduler.await;
+        let _ = worker.await;
+    })
+    .await;
     result.map_err(BotError::from)
 }

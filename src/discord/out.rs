@@ -44,8 +44,23 @@ impl Outgoing {
 
     /// Localises and renders a reply (blocking: draws the board).
     pub fn from_reply(reply: &Reply) -> Result<Outgoing, String> {
-        let ephemeral = reply.visibility == Visibility::Caller;
+        test_hook();
         let text = reply.msg.localize(reply.lang);
+        let png = match &reply.board {
+            Some(b) => Some(b.png().map_err(|e| format!("board {}: {e}", b.game_id))?),
+            None => None,
+        };
+        Ok(Outgoing {
+            png,
+            ..Outgoing::fallback(reply, &text, None)
+        })
+    }
+
+    /// A reply without its picture: the text (and `extra`, such as the
+    /// position's SFEN when the board could not be drawn), the mentions,
+    /// buttons and attached file. Draws nothing, so it cannot fail.
+    pub fn fallback(reply: &Reply, text: &str, extra: Option<String>) -> Outgoing {
+        let ephemeral = reply.visibility == Visibility::Caller;
         let mentions: Vec<u64> = if ephemeral {
             Vec::new()
         } else {
@@ -56,12 +71,12 @@ impl Outgoing {
                 .collect()
         };
         let mut content: String = mentions.iter().map(|id| format!("<@{id}> ")).collect();
-        content.push_str(&text);
+        content.push_str(text);
+        if let Some(extra) = extra {
+            content.push('\n');
+            content.push_str(&extra);
+        }
         let content = content.chars().take(MAX_CONTENT).collect();
-        let png = match &reply.board {
-            Some(b) => Some(b.png().map_err(|e| format!("board {}: {e}", b.game_id))?),
-            None => None,
-        };
         let buttons = reply
             .buttons
             .iter()
@@ -86,16 +101,16 @@ impl Outgoing {
                 )
             })
             .collect();
-        Ok(Outgoing {
+        Outgoing {
             content,
             ephemeral,
-            png,
+            png: None,
             file: reply.attachment.clone(),
             buttons,
             mentions,
             game_id: reply.board.as_ref().map(|b| b.game_id),
             replace: reply.replace,
-        })
+        }
     }
 
     fn rows(&self) -> Vec<CreateActionRow> {
@@ -197,5 +212,26 @@ impl Outgoing {
             m = m.embed(e);
         }
         m
+    }
+}
+
+/// Tests of the adapter's fallback make drawing panic here.
+#[cfg(test)]
+fn test_hook() {
+    if tests::PANIC_WHILE_DRAWING.with(std::cell::Cell::get) {
+        panic!("drawing the board (test hook)");
+    }
+}
+
+#[cfg(not(test))]
+fn test_hook() {}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    thread_local! {
+        /// Makes [`super::Outgoing::from_reply`] panic on this thread (tests
+        /// of the adapter's fallback).
+        pub(crate) static PANIC_WHILE_DRAWING: std::cell::Cell<bool> =
+            const { std::cell::Cell::new(false) };
     }
 }

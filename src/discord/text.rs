@@ -13,6 +13,36 @@ pub(crate) fn apology(lang: Lang) -> &'static str {
     }
 }
 
+/// The answer when the work is stored but the answer could not be worded.
+pub(crate) fn stored(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Done: it is stored. (I could not write the full answer.)",
+        Lang::De => "Erledigt: es ist gespeichert. (Die ganze Antwort konnte ich nicht schreiben.)",
+    }
+}
+
+/// Added to an answer whose board could not be drawn: the position as SFEN.
+pub(crate) fn no_board(lang: Lang, sfen: &str) -> String {
+    match lang {
+        Lang::En => format!("(I could not draw the board. The position: `{sfen}`)"),
+        Lang::De => format!("(Das Brett konnte ich nicht zeichnen. Die Stellung: `{sfen}`)"),
+    }
+}
+
+/// The answer to an interaction that shutdown overtook.
+pub(crate) fn restarting(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => {
+            "I am restarting right now. What you asked may already be done: \
+             check with /board in a minute, and ask again if it is not."
+        }
+        Lang::De => {
+            "Ich starte gerade neu. Was du wolltest, ist vielleicht schon erledigt: \
+             schau in einer Minute mit /brett nach und frag sonst noch einmal."
+        }
+    }
+}
+
 /// Said once in the game thread when a DM could not be delivered (50007).
 pub(crate) fn dm_failed(lang: Lang, user: u64) -> String {
     match lang {
@@ -56,6 +86,9 @@ mod tests {
     fn both_languages_differ() {
         assert_ne!(apology(Lang::En), apology(Lang::De));
         assert_ne!(dm_failed(Lang::En, 1), dm_failed(Lang::De, 1));
+        assert_ne!(stored(Lang::En), stored(Lang::De));
+        assert_ne!(no_board(Lang::En, "x"), no_board(Lang::De, "x"));
+        assert_ne!(restarting(Lang::En), restarting(Lang::De));
         assert!(
             game_choice(Lang::De, 1, &"x".repeat(200), true)
                 .chars()

@@ -3,6 +3,13 @@
 //! `HttpBuilder::proxy` and finds the gateway through `GET /gateway`. The
 //! fake sends `INTERACTION_CREATE` dispatches shaped like Discord's, records
 //! every REST request the bot makes, and serves minimal but complete answers.
+//!
+//! Faults can be programmed per route ([`Fake::fail`]) or drawn at random
+//! with a seed ([`Fake::random_faults`]): 500/502, 429 with `retry_after` in
+//! the JSON body and the headers (as Discord sends them), 404 Unknown Channel
+//! (10003), 403 Missing Access (50001), 403 Cannot send messages to this user
+//! (50007) and answers delayed by some time; [`Fake::drop_gateway`] drops the
+//! gateway connection without a close frame, and the fake accepts RESUME.
 
 #![allow(dead_code)]
 
@@ -25,6 +32,8 @@ pub const BOT_ID: u64 = 700_000_000_000_000_002;
 pub const GUILD: u64 = 700_000_000_000_000_003;
 pub const CHANNEL: u64 = 700_000_000_000_000_004;
 const TIMESTAMP: &str = "2026-11-29T12:00:00.000000+00:00";
+/// Tells a gateway session to drop its connection.
+const DROP: &str = "\u{0}drop";
 
 /// One REST request the bot made.
 #[derive(Clone, Debug)]
@@ -36,9 +45,18 @@ pub struct Call {
     /// Files of a multipart body: (field name, file name, bytes).
     pub files: Vec<(String, String, Vec<u8>)>,
     pub at: Instant,
+    /// The HTTP status the fake answered with.
+    pub status: u16,
+    /// The injected fault, if any.
+    pub fault: Option<Fault>,
 }
 
 impl Call {
+    /// Whether the fake answered with success.
+    pub fn ok(&self) -> bool {
+        self.status < 300
+    }
+
     /// Whether a PNG file is attached.
     pub fn has_png(&self) -> bool {
         self.files
@@ -88,6 +106,91 @@ impl Call {
     }
 }
 
+/// A failure the fake answers a request with.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fault {
+    /// A bare server error (500, 502, ...).
+    Status(u16),
+    /// 429 with `retry_after` seconds (body, `Retry-After` and the
+    /// `X-RateLimit-*` headers); the route stays limited for that long.
+    RateLimited(f64),
+    /// 404 Unknown Channel (10003): the channel or thread was deleted.
+    UnknownChannel,
+    /// 403 Missing Access (50001): the bot cannot see the channel any more.
+    MissingAccess,
+    /// 403 Cannot send messages to this user (50007): DMs closed.
+    CannotDm,
+    /// Answers normally, but only after this long.
+    Delay(Duration),
+    /// Any other Discord error: status and JSON error code (e.g. 404 with
+    /// 10062 Unknown interaction).
+    Json(u16, i64),
+}
+
+impl Fault {
+    fn response(&self) -> Option<Response<Body>> {
+        Some(match self {
+            Fault::Status(code) => respond(
+                *code,
+                json!({"message": "Internal Server Error", "code": 0}),
+            ),
+            Fault::RateLimited(secs) => {
+                let mut r = respond(
+                    429,
+                    json!({"message": "You are being rate limited.",
+                           "retry_after": secs, "global": false}),
+                );
+                let h = r.headers_mut();
+                let v = |s: String| hyper::header::HeaderValue::from_str(&s).ok();
+                for (name, value) in [
+                    ("retry-after", v(format!("{}", secs.ceil() as u64))),
+                    ("x-ratelimit-limit", v("5".into())),
+                    ("x-ratelimit-remaining", v("0".into())),
+                    ("x-ratelimit-reset-after", v(format!("{secs:.3}"))),
+                    ("x-ratelimit-bucket", v("fake-bucket".into())),
+                    ("x-ratelimit-scope", v("user".into())),
+                ] {
+                    if let Some(value) = value {
+                        h.insert(name, value);
+                    }
+                }
+                r
+            }
+            Fault::UnknownChannel => {
+                respond(404, json!({"message": "Unknown Channel", "code": 10003}))
+            }
+            Fault::MissingAccess => {
+                respond(403, json!({"message": "Missing Access", "code": 50001}))
+            }
+            Fault::CannotDm => respond(
+                403,
+                json!({"message": "Cannot send messages to this user", "code": 50007}),
+            ),
+            Fault::Json(status, code) => respond(
+                *status,
+                json!({"message": "Unknown interaction", "code": code}),
+            ),
+            Fault::Delay(_) => return None,
+        })
+    }
+}
+
+/// A programmed fault: requests whose method and path match get `fault`
+/// (`times` times, or for ever).
+struct Rule {
+    method: String,
+    path: String,
+    fault: Fault,
+    times: Option<usize>,
+}
+
+/// Faults drawn at random: each matching request fails with probability `rate`.
+struct RandomFaults {
+    rng: fastrand::Rng,
+    rate: f64,
+    faults: Vec<Fault>,
+}
+
 /// An answer to one interaction, after any deferral was resolved.
 #[derive(Clone, Debug)]
 pub struct Answer {
@@ -113,6 +216,18 @@ struct State {
     dm_closed: Mutex<Vec<u64>>,
     /// Channels where thread creation is refused (403).
     no_threads: Mutex<Vec<u64>>,
+    /// Programmed faults, first match wins.
+    rules: Mutex<Vec<Rule>>,
+    /// Random faults (seeded).
+    random: Mutex<Option<RandomFaults>>,
+    /// Routes under a 429 until then.
+    limited: Mutex<HashMap<String, Instant>>,
+    /// Faults injected so far.
+    faults: AtomicUsize,
+    /// Gateway connections dropped on purpose.
+    drops: AtomicUsize,
+    /// RESUMEs accepted.
+    resumes: AtomicUsize,
 }
 
 /// The fake Discord.
@@ -240,6 +355,16 @@ async fn handle(state: Arc<State>, req: Request<Body>) -> Result<Response<Body>,
         )
     };
     let next_id = || 800_000_000_000_000_000 + state.ids.fetch_add(1, Ordering::SeqCst);
+    if let Some(fault) = pick_fault(&state, &method, &path) {
+        state.faults.fetch_add(1, Ordering::SeqCst);
+        if let Fault::Delay(d) = fault {
+            tokio::time::sleep(d).await;
+        } else if let Some(r) = fault.response() {
+            let status = r.status().as_u16();
+            record(&state, method, path, json, files, status, Some(fault));
+            return Ok(r);
+        }
+    }
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     let response = match (method.as_str(), parts.as_slice()) {
         ("GET", ["gateway"]) => respond(200, json!({"url": *state.ws_url.lock().unwrap()})),
@@ -289,7 +414,15 @@ async fn handle(state: Arc<State>, req: Request<Body>) -> Result<Response<Body>,
                         403,
                         json!({"message": "Cannot send messages to this user", "code": 50007}),
                     );
-                    record(&state, method, path, json, files);
+                    record(
+                        &state,
+                        method,
+                        path,
+                        json,
+                        files,
+                        403,
+                        Some(Fault::CannotDm),
+                    );
                     return Ok(r);
                 }
             }
@@ -312,8 +445,60 @@ async fn handle(state: Arc<State>, req: Request<Body>) -> Result<Response<Body>,
         }
         _ => respond(404, json!({"message": "Unknown route", "code": 0})),
     };
-    record(&state, method, path, json, files);
+    let status = response.status().as_u16();
+    record(&state, method, path, json, files, status, None);
     Ok(response)
+}
+
+/// The routes a random fault may hit: everything but the gateway address
+/// and the command registration (a bot that cannot start is another test).
+fn randomly_faulty(path: &str) -> bool {
+    !path.starts_with("/gateway") && !path.ends_with("/commands")
+}
+
+fn pick_fault(state: &State, method: &str, path: &str) -> Option<Fault> {
+    let key = format!("{method} {path}");
+    {
+        let mut limited = state.limited.lock().unwrap();
+        if let Some(until) = limited.get(&key).copied() {
+            let left = until.saturating_duration_since(Instant::now());
+            if !left.is_zero() {
+                return Some(Fault::RateLimited(left.as_secs_f64()));
+            }
+            limited.remove(&key);
+        }
+    }
+    let mut fault = None;
+    {
+        let mut rules = state.rules.lock().unwrap();
+        if let Some(i) = rules
+            .iter()
+            .position(|r| (r.method.is_empty() || r.method == method) && path.contains(&r.path))
+        {
+            fault = Some(rules[i].fault.clone());
+            if let Some(n) = rules[i].times.as_mut() {
+                *n -= 1;
+                if *n == 0 {
+                    rules.remove(i);
+                }
+            }
+        }
+    }
+    if fault.is_none() && randomly_faulty(path) {
+        if let Some(r) = state.random.lock().unwrap().as_mut() {
+            if r.rng.f64() < r.rate && !r.faults.is_empty() {
+                fault = Some(r.faults[r.rng.usize(..r.faults.len())].clone());
+            }
+        }
+    }
+    if let Some(Fault::RateLimited(secs)) = &fault {
+        state
+            .limited
+            .lock()
+            .unwrap()
+            .insert(key, Instant::now() + Duration::from_secs_f64(*secs));
+    }
+    fault
 }
 
 fn record(
@@ -322,6 +507,8 @@ fn record(
     path: String,
     json: Value,
     files: Vec<(String, String, Vec<u8>)>,
+    status: u16,
+    fault: Option<Fault>,
 ) {
     state.calls.lock().unwrap().push(Call {
         method,
@@ -329,6 +516,8 @@ fn record(
         json,
         files,
         at: Instant::now(),
+        status,
+        fault,
     });
     state.changed.notify_waiters();
 }
@@ -341,32 +530,53 @@ async fn gateway_session(state: Arc<State>, stream: tokio::net::TcpStream) {
     if ws.send(WsMessage::Text(hello.to_string())).await.is_err() {
         return;
     }
-    // Wait for IDENTIFY.
-    loop {
+    // Wait for IDENTIFY (a new session) or RESUME (after a dropped connection).
+    let resumed = loop {
         match ws.next().await {
             Some(Ok(WsMessage::Text(t))) => {
                 let v: Value = serde_json::from_str(&t).unwrap_or(Value::Null);
                 if v["op"] == 2 {
-                    break;
+                    break false;
+                }
+                if v["op"] == 6 {
+                    break true;
                 }
             }
             Some(Ok(_)) => {}
             _ => return,
         }
-    }
+    };
     let ws_url = state.ws_url.lock().unwrap().clone();
     let seq = state.seq.fetch_add(1, Ordering::SeqCst) + 1;
-    let ready = json!({"op": 0, "s": seq, "t": "READY", "d": {
-        "v": 10, "user": bot_user(), "guilds": [],
-        "session_id": format!("session-{seq}"), "resume_gateway_url": ws_url,
-        "shard": [0, 1], "application": {"id": APP_ID.to_string(), "flags": 0},
-    }});
-    if ws.send(WsMessage::Text(ready.to_string())).await.is_err() {
+    let first = if resumed {
+        state.resumes.fetch_add(1, Ordering::SeqCst);
+        json!({"op": 0, "s": seq, "t": "RESUMED", "d": {}})
+    } else {
+        json!({"op": 0, "s": seq, "t": "READY", "d": {
+            "v": 10, "user": bot_user(), "guilds": [],
+            "session_id": format!("session-{seq}"), "resume_gateway_url": ws_url,
+            "shard": [0, 1], "application": {"id": APP_ID.to_string(), "flags": 0},
+        }})
+    };
+    if ws.send(WsMessage::Text(first.to_string())).await.is_err() {
         return;
     }
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
-    *state.gateway.lock().unwrap() = Some(tx);
-    state.sessions.fetch_add(1, Ordering::SeqCst);
+    *state.gateway.lock().unwrap() = Some(tx.clone());
+    // However the session ends, it is no longer the one to send to.
+    struct Gone(Arc<State>, mpsc::UnboundedSender<String>);
+    impl Drop for Gone {
+        fn drop(&mut self) {
+            let mut g = self.0.gateway.lock().unwrap();
+            if g.as_ref().is_some_and(|t| t.same_channel(&self.1)) {
+                *g = None;
+            }
+        }
+    }
+    let _gone = Gone(state.clone(), tx);
+    if !resumed {
+        state.sessions.fetch_add(1, Ordering::SeqCst);
+    }
     state.changed.notify_waiters();
     loop {
         tokio::select! {
@@ -384,6 +594,8 @@ async fn gateway_session(state: Arc<State>, stream: tokio::net::TcpStream) {
                 Some(Ok(_)) => {}
             },
             out = rx.recv() => match out {
+                // Dropped on purpose: no close frame, as when a connection breaks.
+                Some(text) if text == DROP => return,
                 Some(text) => {
                     if ws.send(WsMessage::Text(text)).await.is_err() {
                         break;
@@ -431,6 +643,56 @@ impl Fake {
     /// Makes DMs to `user` fail with 50007.
     pub fn close_dms(&self, user: u64) {
         self.state.dm_closed.lock().unwrap().push(user);
+    }
+
+    /// Answers requests with `method` (empty: any) whose path contains
+    /// `path` with `fault`, `times` times (`None`: until [`Fake::heal`]).
+    pub fn fail(&self, method: &str, path: &str, fault: Fault, times: Option<usize>) {
+        self.state.rules.lock().unwrap().push(Rule {
+            method: method.to_string(),
+            path: path.to_string(),
+            fault,
+            times,
+        });
+    }
+
+    /// Removes every programmed fault.
+    pub fn heal(&self) {
+        self.state.rules.lock().unwrap().clear();
+    }
+
+    /// Fails each request (but the gateway address and the command
+    /// registration) with probability `rate`, drawing the fault from
+    /// `faults`, with a seeded generator.
+    pub fn random_faults(&self, seed: u64, rate: f64, faults: Vec<Fault>) {
+        *self.state.random.lock().unwrap() = Some(RandomFaults {
+            rng: fastrand::Rng::with_seed(seed),
+            rate,
+            faults,
+        });
+    }
+
+    /// How many faults were injected so far.
+    pub fn faults_injected(&self) -> usize {
+        self.state.faults.load(Ordering::SeqCst)
+    }
+
+    /// Drops the gateway connection (no close frame); the bot should resume.
+    pub fn drop_gateway(&self) {
+        if let Some(tx) = self.state.gateway.lock().unwrap().take() {
+            let _ = tx.send(DROP.to_string());
+            self.state.drops.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    /// How many sessions were resumed after a dropped connection.
+    pub fn resumes(&self) -> usize {
+        self.state.resumes.load(Ordering::SeqCst)
+    }
+
+    /// Whether a gateway connection is up (identified or resumed).
+    pub fn connected(&self) -> bool {
+        self.state.gateway.lock().unwrap().is_some()
     }
 
     /// Makes thread creation in `channel` fail with 403 (missing permissions).
@@ -578,7 +840,7 @@ impl Fake {
         let sent = *self.state.sent.lock().unwrap().get(id)?;
         let first = self
             .wait_for(limit, |calls| {
-                calls.iter().find(|c| c.path == callback).cloned()
+                calls.iter().find(|c| c.path == callback && c.ok()).cloned()
             })
             .await?;
         let latency = first.at.saturating_duration_since(sent);
@@ -598,6 +860,7 @@ impl Fake {
                         c.path.starts_with("/webhooks/")
                             && c.path.contains(&token)
                             && c.method != "DELETE"
+                            && c.ok()
                     })
                     .cloned()
             })
@@ -617,12 +880,12 @@ impl Fake {
         })
     }
 
-    /// Messages the bot posted in `channel` through REST.
+    /// Messages the bot posted in `channel` through REST (accepted ones).
     pub fn channel_messages(&self, channel: &str) -> Vec<Call> {
         let path = format!("/channels/{channel}/messages");
         self.calls()
             .into_iter()
-            .filter(|c| c.method == "POST" && c.path == path)
+            .filter(|c| c.method == "POST" && c.path == path && c.ok())
             .collect()
     }
 }
