@@ -46,9 +46,12 @@ const CHANNELS: [(i64, i64); 3] = [(GUILD_A, 10), (GUILD_A, 11), (GUILD_B, 20)];
 /// Threads get ids from here on (thread of game N: THREADS + N).
 const THREADS: i64 = 5000;
 /// UNSURE (issue #17 lists "other server" without the answer): a request
-/// about a game or challenge of one server, sent from another server's
-/// channel, is refused.
+/// that names a game or challenge of one server (`game:N`, a button id) and
+/// is sent from another server's channel is refused.
 const OTHER_SERVER_REFUSED: bool = true;
+/// UNSURE: also when the game is not named but picked as the caller's only
+/// active game.
+const OTHER_SERVER_IMPLICIT_REFUSED: bool = true;
 /// At most this many games against the computer per seed (engine time).
 const MAX_COMPUTER_GAMES: usize = 2;
 
@@ -120,6 +123,8 @@ struct Run {
     w: World,
     m: Model,
     violations: Vec<Violation>,
+    /// The store as last read, while no call happened since.
+    cached: Option<Snapshot>,
 }
 
 impl Run {
@@ -132,8 +137,16 @@ impl Run {
         });
     }
 
-    fn snap(&self) -> Snapshot {
-        self.w.snapshot(&MEMBERS)
+    /// The store now (the last snapshot while nothing was called since).
+    fn snap(&mut self) -> Snapshot {
+        match &self.cached {
+            Some(s) => s.clone(),
+            None => {
+                let s = self.w.snapshot(&MEMBERS);
+                self.cached = Some(s.clone());
+                s
+            }
+        }
     }
 
     fn random_place(&mut self, snap: &Snapshot) -> Place {
@@ -165,6 +178,7 @@ impl Run {
         any_recent: bool,
     ) -> Resolved {
         let thread_game = at.channel.and_then(|c| self.m.threads.get(&c).copied());
+        let implicit = arg.is_none() && thread_game.is_none();
         let id = match (arg, thread_game) {
             (Some(id), _) if !snap.games.contains_key(&id) => {
                 return Resolved::Refuse("no such game")
@@ -197,10 +211,14 @@ impl Run {
         if !row.has_player(who) {
             return Resolved::Refuse("not a player");
         }
-        if OTHER_SERVER_REFUSED {
+        if (implicit && OTHER_SERVER_IMPLICIT_REFUSED) || (!implicit && OTHER_SERVER_REFUSED) {
             if let (Some(g), Some(h)) = (at.guild, row.guild_id) {
                 if g != h {
-                    return Resolved::Refuse("game of another server");
+                    return Resolved::Refuse(if implicit {
+                        "only active game is on another server"
+                    } else {
+                        "game of another server"
+                    });
                 }
             }
         }
@@ -248,6 +266,7 @@ impl Run {
     ) -> (Got, Snapshot, Snapshot) {
         let before = self.snap();
         let got = Got::of(call(&self.w));
+        self.cached = None;
         let after = self.snap();
         let label = format!("{what} by {} ({})", who.name, who.id);
         // Invariants.
@@ -287,7 +306,7 @@ impl Run {
                 format!("{label}: games {played:?}, {}", got.describe()),
             );
         }
-        if let Err(e) = after.check_replays() {
+        if let Err(e) = after.check_replays_of(&before.changed_games(&after)) {
             self.violation("stored moves do not replay", format!("{label}: {e}"));
         }
         // The prediction.
@@ -356,6 +375,7 @@ impl Run {
     fn maybe_thread(&mut self, game: i64) {
         if self.m.rng.u8(..4) > 0 {
             let thread = THREADS + game;
+            self.cached = None;
             if self.w.app.set_game_thread(game, thread).is_ok() {
                 self.m.threads.insert(thread, game);
             }
@@ -466,9 +486,35 @@ impl Run {
             },
         };
         let custom = format!("{key}:{id}");
-        self.check(&format!("[{custom}]"), &who, &predict, |w| {
+        let (got, _, after) = self.check(&format!("[{custom}]"), &who, &predict, |w| {
             w.app.press(&who, &custom, at)
         });
+        // The model: an answered challenge is closed; an accepted one is a
+        // new game between the challenger and the caller, at ply 0.
+        if got.reply().is_some() {
+            let closed = after
+                .challenges
+                .get(&id)
+                .is_some_and(|c| c.status != "open");
+            let game_ok = match got.reply().map(|r| &r.msg) {
+                Some(Msg::GameStarted { game_id, .. }) => {
+                    after.games.get(game_id).is_some_and(|(g, moves)| {
+                        let challenger = snap.challenges.get(&id).map(|c| c.data.challenger);
+                        g.has_player(who.id)
+                            && challenger.is_some_and(|c| g.has_player(c))
+                            && g.status == "active"
+                            && moves.is_empty()
+                    })
+                }
+                _ => key != "accept",
+            };
+            if !closed || !game_ok {
+                self.violation(
+                    "an answered challenge is not closed or its game is wrong",
+                    format!("[{custom}] by {}: {}", who.name, got.describe()),
+                );
+            }
+        }
     }
 
     fn step_play_computer(&mut self) {
@@ -1001,6 +1047,7 @@ impl Run {
     fn step_tick(&mut self) {
         let before = self.snap();
         let result = self.w.app.tick();
+        self.cached = None;
         let after = self.snap();
         if let Err(e) = result {
             self.violation("the scheduler failed", format!("{e:?}"));
@@ -1152,6 +1199,7 @@ fn run_seed(seed: u64) -> (Vec<Violation>, BTreeMap<&'static str, usize>) {
             checked: BTreeMap::new(),
         },
         violations: Vec::new(),
+        cached: None,
     };
     for step in 0..STEPS {
         run.step = step;

@@ -228,7 +228,13 @@ impl Snapshot {
     /// Every game's stored moves replay legally from its start to its stored
     /// position and ply (`shogi::Game::replay`).
     pub fn check_replays(&self) -> Result<(), String> {
-        for (id, (row, moves)) in &self.games {
+        let all: Vec<i64> = self.games.keys().copied().collect();
+        self.check_replays_of(&all)
+    }
+
+    /// [`Snapshot::check_replays`] for the games `ids` only.
+    pub fn check_replays_of(&self, ids: &[i64]) -> Result<(), String> {
+        for (id, (row, moves)) in ids.iter().filter_map(|id| self.games.get_key_value(id)) {
             let start = Position::from_sfen(&row.start_sfen)
                 .map_err(|e| format!("game {id}: start {}: {e}", row.start_sfen))?;
             let rule =
@@ -392,10 +398,9 @@ pub fn reply_game(msg: &Msg) -> Option<i64> {
 /// that this file compiles before and after the confirmation buttons exist.
 pub fn is_resign_confirm(action: ButtonAction) -> bool {
     let name = format!("{action:?}").to_ascii_lowercase();
-    name.contains("resign")
-        && !["cancel", "no", "keep", "back", "abort"]
-            .iter()
-            .any(|w| name.ends_with(w))
+    let negative =
+        ["cancel", "keep", "back"].iter().any(|w| name.contains(w)) || name.ends_with("no");
+    name.contains("resign") && !negative
 }
 
 /// ADAPT: whether a button cancels a pending resignation.
