@@ -955,6 +955,11 @@ impl Run {
                 "rematch" if row.status == "active" => {
                     Predict::Refuse("rematch of a running game".into())
                 }
+                // The computer never answers a challenge (the rematch button
+                // is not shown under games against it).
+                "rematch" if row.sente < 0 || row.gote < 0 => {
+                    Predict::Refuse("rematch of a game against the computer".into())
+                }
                 k if k.starts_with("replay") => Predict::Ok("replaying one's game".into()),
                 _ if row.status != "active" && key != "rematch" => {
                     Predict::Refuse("button of a finished game".into())
