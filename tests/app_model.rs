@@ -183,12 +183,9 @@ impl Run {
             (Some(id), _) if !snap.games.contains_key(&id) => {
                 return Resolved::Refuse("no such game")
             }
+            // "In a game's thread a command means that game or nothing."
             (Some(id), Some(t)) if id != t => {
-                let (row, _) = &snap.games[&id];
-                if !row.has_player(who) {
-                    return Resolved::Refuse("not a player of the named game");
-                }
-                return Resolved::Unknown;
+                return Resolved::Refuse("game: names another game than the thread's");
             }
             (Some(id), _) => id,
             (None, Some(t)) => t,
@@ -932,8 +929,14 @@ impl Run {
             }
             _ => self.random_place(snap),
         };
+        let in_other_thread = at
+            .channel
+            .and_then(|c| self.m.threads.get(&c))
+            .is_some_and(|&t| t != game);
         let predict = match snap.games.get(&game) {
             None => Predict::Refuse("button of no game".into()),
+            // A message of one game in another game's thread: the rules say nothing.
+            Some((row, _)) if in_other_thread && row.has_player(who.id) => Predict::Any,
             Some((row, _)) if !row.has_player(who.id) => {
                 Predict::Refuse("button of someone else's game".into())
             }
