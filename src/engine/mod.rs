@@ -32,7 +32,7 @@ pub use analysis::{analyze, Analysis, AnalysisBudget, TurningPoint};
 pub use hint::{hint, reason_text, Hint, HintReason};
 pub use level::{choose_move, Level};
 pub use mate::MateSearch;
-pub use pool::{EnginePool, JobHandle, PoolBusy};
+pub use pool::{EnginePool, JobHandle, PoolBusy, StopFlag};
 pub use score::Score;
 pub use search::{Info, Limits, SearchResult, Searcher};
 
@@ -59,6 +59,23 @@ pub fn game_history(game: &Game) -> Vec<(u64, bool)> {
 /// `best` is `None` only when the side to move has no legal move.
 #[must_use]
 pub fn computer_move(game: &Game, level: Level, start: Instant, seed: u64) -> SearchResult {
+    computer_move_until(game, level, start, seed, None)
+}
+
+/// [`computer_move`] that also stops when `stop` is set (the caller gave up
+/// waiting, or the bot shuts down); the best move found so far is returned.
+#[must_use]
+pub fn computer_move_until(
+    game: &Game,
+    level: Level,
+    start: Instant,
+    seed: u64,
+    stop: Option<StopFlag>,
+) -> SearchResult {
+    let mut limits = level.limits(start);
+    if let Some(stop) = stop {
+        limits = limits.with_stop(stop);
+    }
     let mut rng = fastrand::Rng::with_seed(seed);
     let history = game_history(game);
     choose_move(
@@ -66,7 +83,7 @@ pub fn computer_move(game: &Game, level: Level, start: Instant, seed: u64) -> Se
         game.position(),
         &history,
         level,
-        level.limits(start),
+        limits,
         &mut rng,
     )
 }

@@ -1,45 +1,91 @@
 //! A bounded pool for engine work: a fixed number of worker threads and a
 //! bounded queue. When the queue is full, [`EnginePool::try_submit`] says so
 //! at once ([`PoolBusy`]) instead of blocking the bot.
+//!
+//! Every job gets a stop flag (pass it to [`crate::engine::Limits::with_stop`]):
+//! it is set when the caller stops waiting (its [`JobHandle`] is dropped
+//! before the result came) and for every job at [`EnginePool::shutdown`], so
+//! no search runs on for nobody. After `shutdown`, queued jobs are dropped
+//! unrun and new ones are refused.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// A job's stop flag, shared with the search it runs.
+pub type StopFlag = Arc<AtomicBool>;
 
 /// The queue is full: "busy, try again in a moment".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the engine is busy, try again in a moment")]
 pub struct PoolBusy;
 
+/// What the workers and the submitters share.
+#[derive(Debug, Default)]
+struct Shared {
+    /// Set by [`EnginePool::shutdown`]: queued jobs are skipped.
+    closed: AtomicBool,
+    /// The stop flags of queued and running jobs (dead ones are pruned).
+    flags: Mutex<Vec<Weak<AtomicBool>>>,
+}
+
 /// A fixed set of engine threads with a bounded queue.
 #[derive(Debug)]
 pub struct EnginePool {
     tx: Option<SyncSender<Job>>,
     workers: Vec<JoinHandle<()>>,
+    shared: Arc<Shared>,
 }
 
-/// The future result of a submitted job.
+/// The future result of a submitted job. Dropping it before the result
+/// arrived stops the job's search.
 #[derive(Debug)]
 pub struct JobHandle<T> {
     rx: Receiver<T>,
+    stop: StopFlag,
+    done: bool,
 }
 
 impl<T> JobHandle<T> {
     /// Waits for the result; `None` if the job panicked or the pool shut down.
-    pub fn wait(self) -> Option<T> {
-        self.rx.recv().ok()
+    pub fn wait(mut self) -> Option<T> {
+        let r = self.rx.recv().ok();
+        self.done = true;
+        r
     }
 
-    /// Waits at most `timeout`; `Err(self)` if the result is not there yet.
-    pub fn wait_timeout(self, timeout: Duration) -> Result<Option<T>, JobHandle<T>> {
+    /// Waits at most `timeout`; `Err(self)` if the result is not there yet
+    /// (drop it to stop the search, or wait again).
+    pub fn wait_timeout(mut self, timeout: Duration) -> Result<Option<T>, JobHandle<T>> {
         match self.rx.recv_timeout(timeout) {
-            Ok(v) => Ok(Some(v)),
-            Err(mpsc::RecvTimeoutError::Disconnected) => Ok(None),
+            Ok(v) => {
+                self.done = true;
+                Ok(Some(v))
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                self.done = true;
+                Ok(None)
+            }
             Err(mpsc::RecvTimeoutError::Timeout) => Err(self),
+        }
+    }
+
+    /// The job's stop flag.
+    #[must_use]
+    pub fn stop_flag(&self) -> &StopFlag {
+        &self.stop
+    }
+}
+
+impl<T> Drop for JobHandle<T> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.stop.store(true, Ordering::Relaxed);
         }
     }
 }
@@ -50,9 +96,11 @@ impl EnginePool {
     pub fn new(threads: usize, queue: usize) -> EnginePool {
         let (tx, rx) = mpsc::sync_channel::<Job>(queue);
         let rx = Arc::new(Mutex::new(rx));
+        let shared = Arc::new(Shared::default());
         let workers = (0..threads.max(1))
             .map(|i| {
                 let rx = Arc::clone(&rx);
+                let shared = Arc::clone(&shared);
                 std::thread::Builder::new()
                     .name(format!("engine-{i}"))
                     .spawn(move || loop {
@@ -61,6 +109,9 @@ impl EnginePool {
                             Err(_) => return,
                         };
                         match job {
+                            // After shutdown a queued job is dropped unrun
+                            // (its handle sees the pool gone).
+                            Ok(_) if shared.closed.load(Ordering::SeqCst) => {}
                             // A panicking job loses its result, not the worker.
                             Ok(job) => {
                                 let _ = catch_unwind(AssertUnwindSafe(job));
@@ -74,6 +125,7 @@ impl EnginePool {
         EnginePool {
             tx: Some(tx),
             workers,
+            shared,
         }
     }
 
@@ -83,21 +135,102 @@ impl EnginePool {
         T: Send + 'static,
         F: FnOnce() -> T + Send + 'static,
     {
+        self.try_submit_stoppable(move |_| job())
+    }
+
+    /// Queues `job`, which gets its stop flag (for the search's limits), or
+    /// returns [`PoolBusy`] at once if the queue is full or the pool is shut
+    /// down.
+    pub fn try_submit_stoppable<T, F>(&self, job: F) -> Result<JobHandle<T>, PoolBusy>
+    where
+        T: Send + 'static,
+        F: FnOnce(StopFlag) -> T + Send + 'static,
+    {
+        self.submit_until(job, None)
+    }
+
+    /// Like [`EnginePool::try_submit_stoppable`], but waits up to `patience`
+    /// for room in the queue (for background workers, which may wait).
+    pub fn submit_waiting<T, F>(&self, job: F, patience: Duration) -> Result<JobHandle<T>, PoolBusy>
+    where
+        T: Send + 'static,
+        F: FnOnce(StopFlag) -> T + Send + 'static,
+    {
+        self.submit_until(job, Some(Instant::now() + patience))
+    }
+
+    fn submit_until<T, F>(&self, job: F, until: Option<Instant>) -> Result<JobHandle<T>, PoolBusy>
+    where
+        T: Send + 'static,
+        F: FnOnce(StopFlag) -> T + Send + 'static,
+    {
+        if self.shared.closed.load(Ordering::SeqCst) {
+            return Err(PoolBusy);
+        }
+        let stop: StopFlag = Arc::new(AtomicBool::new(false));
         let (rtx, rrx) = mpsc::sync_channel(1);
-        let boxed: Job = Box::new(move || {
+        let flag = Arc::clone(&stop);
+        let mut boxed: Job = Box::new(move || {
             // The caller may have stopped waiting; that is fine.
-            let _ = rtx.send(job());
+            let _ = rtx.send(job(flag));
         });
         let tx = self.tx.as_ref().ok_or(PoolBusy)?;
-        match tx.try_send(boxed) {
-            Ok(()) => Ok(JobHandle { rx: rrx }),
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => Err(PoolBusy),
+        loop {
+            match tx.try_send(boxed) {
+                Ok(()) => break,
+                Err(TrySendError::Full(back)) => match until {
+                    Some(t) if Instant::now() < t && !self.shared.closed.load(Ordering::SeqCst) => {
+                        boxed = back;
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                    _ => return Err(PoolBusy),
+                },
+                Err(TrySendError::Disconnected(_)) => return Err(PoolBusy),
+            }
+        }
+        let mut flags = self
+            .shared
+            .flags
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        flags.retain(|w| w.strong_count() > 0);
+        flags.push(Arc::downgrade(&stop));
+        drop(flags);
+        // A shutdown between the check above and now must still stop it.
+        if self.shared.closed.load(Ordering::SeqCst) {
+            stop.store(true, Ordering::SeqCst);
+        }
+        Ok(JobHandle {
+            rx: rrx,
+            stop,
+            done: false,
+        })
+    }
+
+    /// Whether [`EnginePool::shutdown`] was called.
+    #[must_use]
+    pub fn is_shut_down(&self) -> bool {
+        self.shared.closed.load(Ordering::SeqCst)
+    }
+
+    /// Stops every running search, drops the queued jobs unrun and refuses
+    /// new ones. Returns at once; the workers end when their job returns.
+    pub fn shutdown(&self) {
+        self.shared.closed.store(true, Ordering::SeqCst);
+        let flags = self
+            .shared
+            .flags
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        for f in flags.iter().filter_map(Weak::upgrade) {
+            f.store(true, Ordering::SeqCst);
         }
     }
 }
 
 impl Drop for EnginePool {
     fn drop(&mut self) {
+        self.shutdown();
         self.tx = None;
         for w in self.workers.drain(..) {
             let _ = w.join();
@@ -148,5 +281,55 @@ mod tests {
         assert_eq!(bad.wait(), None);
         let good = pool.try_submit(|| 5).unwrap();
         assert_eq!(good.wait(), Some(5));
+    }
+
+    #[test]
+    fn a_dropped_handle_stops_its_job() {
+        let pool = EnginePool::new(1, 2);
+        let (seen_tx, seen_rx) = mpsc::channel();
+        let h = pool
+            .try_submit_stoppable(move |stop: StopFlag| {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                let _ = seen_tx.send(());
+            })
+            .unwrap();
+        let h = h.wait_timeout(Duration::from_millis(20)).unwrap_err();
+        drop(h);
+        seen_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the job saw its stop flag");
+        // The worker is free again.
+        assert_eq!(pool.try_submit(|| 7).unwrap().wait(), Some(7));
+    }
+
+    #[test]
+    fn shutdown_stops_running_and_drops_queued_jobs() {
+        let pool = EnginePool::new(1, 4);
+        let (started_tx, started_rx) = mpsc::channel();
+        let running = pool
+            .try_submit_stoppable(move |stop: StopFlag| {
+                let _ = started_tx.send(());
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                "stopped"
+            })
+            .unwrap();
+        let ran = Arc::new(AtomicBool::new(false));
+        let r = Arc::clone(&ran);
+        let queued = pool
+            .try_submit(move || r.store(true, Ordering::SeqCst))
+            .unwrap();
+        started_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the first job runs");
+        pool.shutdown();
+        assert_eq!(running.wait(), Some("stopped"));
+        assert_eq!(queued.wait(), None, "a queued job is dropped unrun");
+        assert!(!ran.load(Ordering::SeqCst));
+        assert!(pool.try_submit(|| 1).is_err(), "no new work after shutdown");
+        drop(pool);
     }
 }
