@@ -220,12 +220,13 @@ fn declaration_resignation_abort_and_timeout() {
     let opening = "alice move P-7f\nbob move P-3d\nalice move P-2f\nbob move P-8d\nalice move P-2e\nbob move P-8e\nalice move G-7h\nbob move G-3b\nalice move P-2d\n";
     // Resignation under 10 plies aborts; abort works; at ply 10 abort is refused.
     let c = Console::new();
-    let out = c.run(&format!("alice challenge @bob rated=yes color=sente\nbob accept\n{opening}bob resign\nalice stats\n"));
+    let out = c.run(&format!("alice challenge @bob rated=yes color=sente\nbob accept\n{opening}bob resign\nbob press resign-yes:1\nalice stats\n"));
     assert!(text(&out[out.len() - 2]).contains("aborted before ply 10"));
     assert!(text(out.last().unwrap()).contains("rating 1500 (0 rated games)"));
     let c = Console::new();
-    let out = c.run(&format!("alice challenge @bob rated=yes color=sente\nbob accept\n{opening}bob move Px2d\nalice abort\nalice resign\nbob stats\n"));
-    assert!(text(&out[out.len() - 3]).contains("only be aborted before ply 10"));
+    let out = c.run(&format!("alice challenge @bob rated=yes color=sente\nbob accept\n{opening}bob move Px2d\nalice abort\nalice resign\nalice press resign-yes:1\nbob stats\n"));
+    assert!(text(&out[out.len() - 4]).contains("only be aborted before ply 10"));
+    assert!(text(&out[out.len() - 3]).contains("You will lose the game"));
     assert!(text(&out[out.len() - 2]).contains("bob wins by resignation"));
     assert!(text(out.last().unwrap()).contains("rating 1516 (1 rated games); 1 wins"));
 
@@ -274,7 +275,7 @@ fn handicap_and_minishogi_games_are_unrated() {
     assert!(text(&out[3]).contains("not your turn"));
     let c = Console::new();
     let out = c.run(
-        "alice challenge @bob variant=minishogi color=sente\nbob accept\nalice move 4e4d\nbob move 2a2b\nalice resign\nalice stats\n",
+        "alice challenge @bob variant=minishogi color=sente\nbob accept\nalice move 4e4d\nbob move 2a2b\nalice resign\nalice press resign-yes:1\nalice stats\n",
     );
     assert!(out.iter().all(ok), "{out:#?}");
     assert_eq!(out[1]["board"], "rbsgk/4p/5/P4/KGSBR b - 1");
@@ -347,14 +348,16 @@ fn challenges_expire_decline_cancel_and_rematch() {
     // Rematch after a finished game swaps colours.
     let c = Console::new();
     let out = c.run(
-        "alice challenge @bob rated=no color=sente\nbob accept\nalice resign\nbob rematch 1\nalice press accept:2\n",
+        "alice challenge @bob rated=no color=sente\nbob accept\nalice resign\nalice press resign-yes:1\nbob rematch 1\nalice press accept:2\n",
     );
-    assert!(text(&out[2]).contains("aborted"), "{}", text(&out[2]));
-    assert_eq!(out[2]["buttons"][0], "rematch:1");
+    assert!(text(&out[2]).contains("aborts the game"), "{}", text(&out[2]));
+    assert_eq!(out[2]["visibility"], "caller");
+    assert!(text(&out[3]).contains("aborted"), "{}", text(&out[3]));
+    assert_eq!(out[3]["buttons"][0], "rematch:1");
     assert!(
-        text(&out[4]).contains("☗ bob (Sente) vs ☖ alice (Gote)"),
+        text(&out[5]).contains("☗ bob (Sente) vs ☖ alice (Gote)"),
         "{}",
-        text(&out[4])
+        text(&out[5])
     );
 }
 
@@ -394,7 +397,7 @@ fn takeback_count_export_settings_and_leaderboard() {
     // A rated game shows up on the leaderboard.
     let c = Console::new();
     let out = c.run(
-        "alice challenge @bob rated=yes color=sente\nbob accept\nalice move P-7f\nbob move P-3d\nalice move P-2f\nbob move P-8d\nalice move P-2e\nbob move P-8e\nalice move G-7h\nbob move G-3b\nalice move P-2d\nbob move Px2d\nbob resign\nalice leaderboard\n",
+        "alice challenge @bob rated=yes color=sente\nbob accept\nalice move P-7f\nbob move P-3d\nalice move P-2f\nbob move P-8d\nalice move P-2e\nbob move P-8e\nalice move G-7h\nbob move G-3b\nalice move P-2d\nbob move Px2d\nbob resign\nbob press resign-yes:1\nalice leaderboard\n",
     );
     let last = text(out.last().unwrap());
     assert!(
@@ -407,7 +410,7 @@ fn takeback_count_export_settings_and_leaderboard() {
 fn playing_the_computer_with_hints_takeback_and_analysis() {
     let c = Console::new();
     let out = c.run(
-        "alice play level=beginner color=sente\nalice move P-7f\nalice hint\nalice takeback\nalice board\nalice resign\nalice analyze\nalice stats\n",
+        "alice play level=beginner color=sente\nalice move P-7f\nalice hint\nalice takeback\nalice board\nalice resign\nalice press resign-yes:1\nalice analyze\nalice stats\n",
     );
     assert!(out.iter().all(ok), "{out:#?}");
     let t: Vec<&str> = out.iter().map(text).collect();
@@ -430,12 +433,12 @@ fn playing_the_computer_with_hints_takeback_and_analysis() {
         t[3]
     );
     assert!(t[4].contains("ply 0"), "{}", t[4]);
-    assert!(t[6].starts_with("Analysis of game #1"), "{}", t[6]);
-    assert!(out[6]["buttons"].as_array().is_none_or(|b| b.is_empty()));
+    assert!(t[7].starts_with("Analysis of game #1"), "{}", t[7]);
+    assert!(out[7]["buttons"].as_array().is_none_or(|b| b.is_empty()));
     assert!(
-        t[7].contains("Against komadai Beginner") || t[7].contains("0 wins"),
+        t[8].contains("Against komadai Beginner") || t[8].contains("0 wins"),
         "{}",
-        t[7]
+        t[8]
     );
 
     // The computer gives a handicap as Gote and moves first.

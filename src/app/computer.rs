@@ -5,6 +5,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::caps::Kind;
 use super::message::{Msg, Refusal, Who};
 use super::{App, AppError, AppResult, Caller, Place, Reply};
 use crate::engine::{self, AnalysisBudget, Level, Limits, Score};
@@ -27,13 +28,14 @@ pub const LADDER: [Option<Handicap>; 8] = [
 ];
 
 /// How far `user` has climbed the ladder (0 to 8; 8 = the even game won,
-/// 1 dan). Derived from the finished games against Strong in the order they
-/// ended: a win at the handicap of the current step climbs one step; other
+/// 1 dan). Derived from the finished ladder games (games against Strong
+/// started with `/play level:ladder`; they allow no hints or takebacks) in
+/// the order they ended: a win at the handicap of the current step climbs one step; other
 /// games (other handicaps, losses, draws) change nothing. So progress is
 /// kept with the games themselves and can never disagree with them.
 fn ladder_step(tx: &crate::store::Tx<'_>, user: i64) -> AppResult<usize> {
     let mut step = 0;
-    for (handicap, won) in tx.results_against(user, computer_id(Level::Strong))? {
+    for (handicap, won) in tx.ladder_results(user)? {
         let Some(want) = LADDER.get(step) else { break };
         let played = handicap.as_deref().and_then(super::handicap_from);
         if won && played == *want {
@@ -87,8 +89,23 @@ const COMPUTER_DAYS: i64 = 14;
 /// Time the engine may think for a hint.
 const HINT_TIME: Duration = Duration::from_millis(1000);
 
-/// How long a caller waits for the engine before giving up.
+/// How long a caller waits for a hint before giving up.
 const ENGINE_WAIT: Duration = Duration::from_secs(20);
+
+/// How long a move against the computer waits for its answer inline. Past
+/// that the player is told the answer will be posted, and the worker plays it.
+pub const INLINE_WAIT: Duration = Duration::from_secs(6);
+
+/// How long a job stays claimed by the request that stored it (the inline
+/// answer); if that process dies, the worker takes the job after this.
+pub(super) const INLINE_CLAIM_SECS: i64 = 30;
+
+/// How long the worker waits for room in the queue and for one answer.
+const WORKER_WAIT: Duration = Duration::from_secs(30);
+
+/// A claimed computer job is taken over by another run after this long
+/// (the claiming process may have died).
+const JOB_LEASE_SECS: i64 = 120;
 
 impl App {
     /// `/play`: a new unrated game against the computer.
@@ -97,6 +114,18 @@ impl App {
         caller: &Caller,
         opts: &ComputerOptions,
         place: Place,
+    ) -> AppResult {
+        self.start_computer_game(caller, opts, place, false)
+    }
+
+    /// A new game against the computer; a `ladder` game is marked so (no
+    /// hints, no takebacks, it counts for the ladder).
+    fn start_computer_game(
+        &self,
+        caller: &Caller,
+        opts: &ComputerOptions,
+        place: Place,
+        ladder: bool,
     ) -> AppResult {
         super::check_len(&caller.name)?;
         if opts.handicap.is_some() && opts.variant == Variant::Minishogi {
@@ -115,10 +144,13 @@ impl App {
             (None, Variant::Minishogi) => Position::minishogi_startpos(),
             (None, Variant::Standard) => Position::startpos(),
         };
+        let computer_first = (start.side_to_move() == Color::Sente) != human_sente;
         let game_id = {
             let mut store = self.store()?;
             store.transaction(|tx| -> AppResult<_> {
+                super::play::not_in_game_thread(tx, place)?;
                 tx.upsert_player(caller.id, &caller.name, now)?;
+                self.caps.check_computer_games(tx, caller.id)?;
                 tx.upsert_player(comp, &format!("komadai ({})", opts.level.name()), now)?;
                 let (sente, gote) = if human_sente {
                     (caller.id, comp)
@@ -139,14 +171,24 @@ impl App {
                     deadline: None,
                     created_at: now,
                 };
-                Ok(tx.insert_game(&g)?)
+                let id = tx.insert_game(&g)?;
+                if ladder {
+                    tx.set_ladder(id)?;
+                }
+                if computer_first {
+                    tx.enqueue_computer_job(id, 0, now)?;
+                    tx.claim_computer_job(id, now, now + INLINE_CLAIM_SECS)?;
+                }
+                Ok(id)
             })?
         };
         // The computer may move first (as Sente, or as Gote giving a handicap).
-        if let Some(reply) = self.computer_turn(game_id, caller.lang)? {
-            return Ok(reply);
+        // The new game by its id (the place only says where it was asked).
+        let board = self.show_board(caller, Some(game_id), Place::default())?;
+        if computer_first {
+            return Ok(self.with_computer_answer(board, game_id, caller.lang));
         }
-        self.board(caller, Some(game_id), place)
+        Ok(board)
     }
 
     /// `/play` on the handicap ladder: a game against Strong at the caller's
@@ -163,7 +205,7 @@ impl App {
             color: None,
         };
         Ok(self
-            .play_computer(caller, &opts, place)?
+            .start_computer_game(caller, &opts, place, true)?
             .after(Msg::Ladder { step }))
     }
 
@@ -172,52 +214,71 @@ impl App {
         ladder_step(tx, user)
     }
 
-    /// If the side to move in `game_id` is the computer, plays its move.
-    /// `None` when it is not the computer's turn.
-    pub(super) fn computer_turn(
+    /// The computer's answer in `game_id`, if it is the computer's move:
+    /// searches on the game pool (waiting at most `wait` for the result;
+    /// `queue_patience` for room in the queue) and plays the move, which
+    /// also finishes the durable job. `Ok(None)` when it is not the
+    /// computer's move (the job is stale and is dropped). `EngineBusy` when
+    /// the pool had no room or the search did not finish in time: the job
+    /// stays in the database and the worker plays it later.
+    fn computer_reply(
         &self,
         game_id: i64,
         lang: crate::i18n::Lang,
+        wait: Duration,
+        queue_patience: Option<Duration>,
     ) -> AppResult<Option<Reply>> {
-        let (game, level, seed) = {
+        let found = {
             let mut store = self.store()?;
-            store
-                .transaction(|tx| -> AppResult<_> {
-                    let l = Self::load(tx, game_id)?;
-                    if l.row.status != "active" {
-                        return Ok(None);
-                    }
-                    let Some(level) = level_of(l.to_move_id()) else {
-                        return Ok(None);
-                    };
-                    Ok(Some((l.game, level)))
-                })?
-                .map(|(g, l)| (g, l, self.dice.seed()))
-                .map_or((None, None, 0), |(g, l, s)| (Some(g), Some(l), s))
+            store.transaction(|tx| -> AppResult<_> {
+                let l = Self::load(tx, game_id)?;
+                let level = level_of(l.to_move_id()).filter(|_| l.row.status == "active");
+                if level.is_none() {
+                    tx.finish_computer_job(game_id)?;
+                }
+                Ok(level.map(|level| (l.game, level)))
+            })?
         };
-        let (Some(game), Some(level)) = (game, level) else {
+        let Some((game, level)) = found else {
             return Ok(None);
         };
-        let job = {
+        let seed = self.dice.seed();
+        let search = {
             let game = game.clone();
-            self.engine
-                .try_submit(move || engine::computer_move(&game, level, Instant::now(), seed))
-                .map_err(|_| Refusal::EngineBusy)?
+            move |stop| engine::computer_move_until(&game, level, Instant::now(), seed, Some(stop))
         };
+        let job = match queue_patience {
+            None => self.engine.try_submit_stoppable(search),
+            Some(p) => self.engine.submit_waiting(search, p),
+        }
+        .map_err(|_| Refusal::EngineBusy)?;
+        let stopped = std::sync::Arc::clone(job.stop_flag());
+        // On a timeout the handle is dropped here, which stops the search.
         let result = job
-            .wait_timeout(ENGINE_WAIT)
+            .wait_timeout(wait)
             .ok()
             .flatten()
-            .ok_or_else(|| AppError::Internal("the engine did not answer".into()))?;
+            .ok_or(Refusal::EngineBusy)?;
+        // A search cut short by a shutdown plays nothing: its move would be
+        // a poor one; the job stays for the next run.
+        if stopped.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(Refusal::EngineBusy.into());
+        }
         let Some(mv) = result.best else {
-            return Ok(None);
+            if game.position().legal_moves().is_empty() {
+                // No legal move: the game has ended on the human's move already.
+                let mut store = self.store()?;
+                store.transaction(|tx| tx.finish_computer_job(game_id))?;
+                return Ok(None);
+            }
+            return Err(Refusal::EngineBusy.into());
         };
         let comp = Caller::new(
             computer_id(level),
             &format!("komadai ({})", level.name()),
             lang,
         );
-        let reply = self.play_move(
+        let reply = self.play_one_move(
             &comp,
             Some(game_id),
             &mv.to_string(),
@@ -225,6 +286,101 @@ impl App {
             None,
         )?;
         Ok(Some(reply))
+    }
+
+    /// After a human's move (or a new game) in which the computer is to
+    /// move: its answer inline when the engine has it within
+    /// [`INLINE_WAIT`], otherwise `reply` with a note that the computer is
+    /// thinking and its answer will be posted in the game's place (the
+    /// durable job is already stored with the human's move). Never fails:
+    /// the human's move is committed.
+    pub(super) fn with_computer_answer(&self, reply: Reply, game_id: i64, lang: crate::i18n::Lang) -> Reply {
+        match self.computer_reply(game_id, lang, INLINE_WAIT, None) {
+            Ok(Some(answer)) => {
+                let mut combined = answer.after(reply.msg);
+                combined.lang = lang;
+                combined.notify = Vec::new();
+                let mut announcements = reply.announcements;
+                announcements.append(&mut combined.announcements);
+                combined.announcements = announcements;
+                combined
+            }
+            Ok(None) => reply,
+            Err(e) => {
+                if let AppError::Internal(e) = &e {
+                    tracing::error!(game_id, error = %e, "the computer's answer failed; the worker retries");
+                }
+                // The worker takes the job at once.
+                let released = self
+                    .store()
+                    .and_then(|mut s| {
+                        s.transaction(|tx| -> AppResult<()> {
+                            Ok(tx.release_computer_job(game_id)?)
+                        })
+                    });
+                if let Err(e) = released {
+                    tracing::warn!(game_id, error = %e, "releasing the computer's job failed; its claim expires");
+                }
+                let mut r = reply;
+                r.msg = Msg::Both(Box::new(r.msg), Box::new(Msg::ComputerThinking { game_id }));
+                r
+            }
+        }
+    }
+
+    /// The worker: plays the computer's moves that are due (stored with the
+    /// human's move, left when the engine was busy, or left by a process
+    /// that stopped), each announced through the outbox in the game's
+    /// place. Blocking; call it from a background thread every second or
+    /// so, and after a restart. Returns how many moves it played.
+    pub fn run_computer_jobs(&self) -> AppResult<usize> {
+        let now = self.now();
+        let jobs = {
+            let mut store = self.store()?;
+            store.transaction(|tx| tx.claim_computer_jobs(now, JOB_LEASE_SECS, 4))?
+        };
+        let mut played = 0;
+        for (game_id, _ply) in jobs {
+            if self.engine.is_shut_down() {
+                break;
+            }
+            match self.computer_reply(game_id, crate::i18n::Lang::En, WORKER_WAIT, Some(WORKER_WAIT)) {
+                Ok(Some(reply)) => {
+                    played += 1;
+                    // Nobody waits for this reply: deliver its announcement now.
+                    for id in reply.announcements {
+                        self.release_notice(id)?;
+                    }
+                }
+                Ok(None) => {}
+                // Still busy: the lease expires and a later run retries.
+                Err(AppError::Refused(Refusal::EngineBusy)) => {}
+                // The game changed meanwhile (a takeback, a resignation):
+                // the next run sees whether a job is still due.
+                Err(AppError::Refused(r)) => {
+                    tracing::info!(game_id, refusal = %r, "computer job skipped");
+                }
+                Err(AppError::Internal(e)) => {
+                    tracing::error!(game_id, error = %e, "computer job failed");
+                }
+            }
+        }
+        Ok(played)
+    }
+
+    /// Records one successful use of a rate-limited request.
+    fn record_use(&self, user: i64, kind: Kind) -> AppResult<()> {
+        let now = self.now();
+        let mut store = self.store()?;
+        store.transaction(|tx| super::caps::Caps::record(tx, user, kind, now))
+    }
+
+    /// Stops every running search and drops queued engine work at once (the
+    /// bot is shutting down). Durable jobs stay in the database for the next
+    /// start.
+    pub fn shutdown(&self) {
+        self.engine.shutdown();
+        self.analysis.shutdown();
     }
 
     /// `/hint`: the engine's best move with a reason, for the caller's own
@@ -240,10 +396,14 @@ impl App {
                 if l.row.rated {
                     return Err(Refusal::NoHintInRated.into());
                 }
+                if tx.is_ladder(l.row.id)? {
+                    return Err(Refusal::NoHelpOnLadder.into());
+                }
                 if l.to_move_id() != caller.id {
                     let to_move = Self::who(tx, l.to_move_id())?;
                     return Err(Refusal::NotYourTurn { to_move }.into());
                 }
+                self.caps.check(tx, caller.id, Kind::Hint, self.now())?;
                 let style = tx
                     .player(caller.id)?
                     .map(|p| Style::from_name(&p.settings.notation).unwrap_or_default());
@@ -254,20 +414,25 @@ impl App {
         let pos = g.position().clone();
         let job = self
             .engine
-            .try_submit(move || {
+            .try_submit_stoppable(move |stop| {
                 engine::hint(
                     &pos,
                     &history,
-                    Limits::time(Instant::now(), HINT_TIME).with_mate_first(7),
+                    Limits::time(Instant::now(), HINT_TIME)
+                        .with_mate_first(7)
+                        .with_stop(stop),
                 )
             })
             .map_err(|_| Refusal::EngineBusy)?;
+        // A timeout (the handle is dropped: the search stops) is "busy", not
+        // "the game is over"; the position has legal moves (checked above).
         let hint = job
             .wait_timeout(ENGINE_WAIT)
             .ok()
             .flatten()
             .flatten()
-            .ok_or(Refusal::GameIsOver)?;
+            .ok_or(Refusal::EngineBusy)?;
+        self.record_use(caller.id, Kind::Hint)?;
         let text = format_move(g.position(), hint.mv, style, g.moves().last().copied());
         Ok(Reply::private(
             Msg::Hint {
@@ -285,6 +450,7 @@ impl App {
             let mut store = self.store()?;
             store.transaction(|tx| -> AppResult<_> {
                 let l = Self::pick_game_any(tx, caller, game, place)?;
+                self.caps.check(tx, caller.id, Kind::Analyze, self.now())?;
                 let me = Self::player(tx, caller.id)?;
                 let style = Style::from_name(&me.settings.notation).unwrap_or_default();
                 let theme = if me.settings.theme == "dark" {
@@ -298,22 +464,27 @@ impl App {
         if row.status == "active" && row.rated {
             return Err(Refusal::GameNotFinished.into());
         }
-        let budget = AnalysisBudget {
-            nodes_per_ply: 20_000,
-            deadline: Some(Instant::now() + Duration::from_secs(30)),
-            ..AnalysisBudget::default()
-        };
+        // Analyses have their own pool: one never delays a game's reply.
         let job = {
             let g = g.clone();
-            self.engine
-                .try_submit(move || engine::analyze(&g, &budget))
+            self.analysis
+                .try_submit_stoppable(move |stop| {
+                    let budget = AnalysisBudget {
+                        nodes_per_ply: 20_000,
+                        deadline: Some(Instant::now() + Duration::from_secs(30)),
+                        stop: Some(stop),
+                        ..AnalysisBudget::default()
+                    };
+                    engine::analyze(&g, &budget)
+                })
                 .map_err(|_| Refusal::EngineBusy)?
         };
         let analysis = job
             .wait_timeout(Duration::from_secs(60))
             .ok()
             .flatten()
-            .ok_or_else(|| AppError::Internal("the analysis did not finish".into()))?;
+            .ok_or(Refusal::EngineBusy)?;
+        self.record_use(caller.id, Kind::Analyze)?;
         // Write each turning point's moves in the caller's notation.
         let mut positions = vec![g.start().clone()];
         for &m in g.moves() {

@@ -119,6 +119,25 @@ pub enum Msg {
         /// Ply of the applied move.
         ply: i64,
     },
+    /// `/resign` asks first: resigning now loses the game, or (before ply 10)
+    /// aborts it.
+    ConfirmResign {
+        /// Game id.
+        game_id: i64,
+        /// Whether resigning now aborts the game instead of losing it.
+        abort: bool,
+    },
+    /// The player pressed Cancel: the game goes on.
+    ResignCancelled {
+        /// Game id.
+        game_id: i64,
+    },
+    /// The computer is still thinking; its move will be posted in the
+    /// game's thread or channel.
+    ComputerThinking {
+        /// Game id.
+        game_id: i64,
+    },
     /// The game ended (resignation, abort, declaration, counting, timeout).
     GameOver {
         /// Game id.
@@ -363,6 +382,66 @@ pub enum Refusal {
     /// The caller has several games and did not say which.
     #[error("which game?")]
     WhichGame(Vec<GameLine>),
+    /// The request came from a game's thread but is not a command of one of
+    /// its players about that game.
+    #[error("this thread is game #{game_id}")]
+    ThreadIsGame {
+        /// The thread's game.
+        game_id: i64,
+        /// Its Sente player.
+        sente: Who,
+        /// Its Gote player.
+        gote: Who,
+    },
+    /// A rate limit: try again in this many seconds.
+    #[error("too many requests; try again in {seconds} s")]
+    RateLimited {
+        /// Seconds until the next use is allowed.
+        seconds: i64,
+    },
+    /// The caller has as many open challenges as allowed.
+    #[error("too many open challenges")]
+    TooManyChallenges {
+        /// The cap.
+        max: i64,
+    },
+    /// The caller already has an open challenge to that member (or a rematch offer for that game).
+    #[error("already challenged")]
+    AlreadyChallenged,
+    /// A player has as many active games as allowed.
+    #[error("too many active games")]
+    TooManyGames {
+        /// The cap.
+        max: i64,
+        /// Whether it is the caller (else the other player).
+        you: bool,
+    },
+    /// The caller has as many games against the computer as allowed.
+    #[error("too many games against the computer")]
+    TooManyComputerGames {
+        /// The cap.
+        max: i64,
+    },
+    /// Handicap-ladder games are played without hints and takebacks (the
+    /// ranks would mean nothing otherwise).
+    #[error("no help on the ladder")]
+    NoHelpOnLadder,
+    /// An offer of the caller is still waiting for an answer.
+    #[error("an offer is pending")]
+    OfferPending,
+    /// The record format cannot write this game (KIF and CSA have no 5×5
+    /// board).
+    #[error("this format cannot write this game")]
+    FormatUnsupported,
+    /// Rematch or challenge addressed to the computer.
+    #[error("the computer takes no challenges")]
+    ComputerTakesNoChallenge,
+    /// The game or challenge belongs to another Discord server.
+    #[error("that belongs to another server")]
+    OtherServer,
+    /// A custom start position that is already over or impossible.
+    #[error("the start position cannot begin a game: {0:?}")]
+    StartIsOver(StartProblem),
     /// The caller does not play in this game.
     #[error("not your game")]
     NotYourGame,
@@ -463,4 +542,15 @@ pub enum Refusal {
     /// Today's daily puzzle is already solved.
     #[error("today's puzzle is already solved")]
     DailyAlreadySolved,
+}
+
+/// Why a custom start position cannot begin a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartProblem {
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move has no legal move.
+    NoLegalMove,
+    /// The side not to move is in check (its king could be captured).
+    OpponentInCheck,
 }

@@ -9,6 +9,7 @@
 //! [`Refusal`]s, shown only to the caller. Time and randomness come in through
 //! [`Clock`] and [`Dice`] so tests control them.
 
+mod caps;
 mod computer;
 mod delivery;
 mod learn;
@@ -21,9 +22,10 @@ mod stored;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
+pub use caps::{Caps, CapsError, Rate};
 pub use computer::{computer_id, computer_who, level_from, level_of, ComputerOptions, LADDER};
 pub use learn::{Lesson, LESSONS};
-pub use message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, Who};
+pub use message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Who};
 pub use play::{
     handicap_from, handicap_name, rule_from, rule_name, stored_outcome, variant_name, Action,
     ChallengeOptions, SettingsChange, DAYS_PER_MOVE,
@@ -199,6 +201,10 @@ pub enum ButtonAction {
     Declare,
     /// Offer a rematch with colours swapped.
     Rematch,
+    /// Confirm one's own resignation (or abort, before ply 10).
+    ResignYes,
+    /// Keep playing after all.
+    ResignNo,
     /// Replay: to the start position.
     ReplayFirst,
     /// Replay: one ply back.
@@ -222,6 +228,8 @@ impl ButtonAction {
             ButtonAction::CountYes => "count-yes",
             ButtonAction::Declare => "declare",
             ButtonAction::Rematch => "rematch",
+            ButtonAction::ResignYes => "resign-yes",
+            ButtonAction::ResignNo => "resign-no",
             ButtonAction::ReplayFirst => "replay-first",
             ButtonAction::ReplayBack => "replay-back",
             ButtonAction::ReplayNext => "replay-next",
@@ -241,7 +249,7 @@ impl ButtonAction {
         )
     }
 
-    const ALL: [ButtonAction; 12] = [
+    const ALL: [ButtonAction; 14] = [
         ButtonAction::Accept,
         ButtonAction::Decline,
         ButtonAction::Cancel,
@@ -250,6 +258,8 @@ impl ButtonAction {
         ButtonAction::CountYes,
         ButtonAction::Declare,
         ButtonAction::Rematch,
+        ButtonAction::ResignYes,
+        ButtonAction::ResignNo,
         ButtonAction::ReplayFirst,
         ButtonAction::ReplayBack,
         ButtonAction::ReplayNext,
@@ -365,6 +375,12 @@ pub struct Reply {
     /// Answering a button: replace the message the button belongs to
     /// instead of sending a new one (stepping through a replay).
     pub replace: bool,
+    /// Outbox notices that repeat this public reply in the game's place:
+    /// acknowledge them ([`App::ack_notice`]) once the reply is posted, or
+    /// release them ([`App::release_notice`]) when posting failed, so the
+    /// announcement is never lost. Otherwise they are delivered after a
+    /// grace period.
+    pub announcements: Vec<i64>,
 }
 
 impl Reply {
@@ -378,6 +394,7 @@ impl Reply {
             notify: Vec::new(),
             attachment: None,
             replace: false,
+            announcements: Vec::new(),
         }
     }
 
@@ -425,23 +442,40 @@ pub struct App {
     store: Mutex<Store>,
     clock: Arc<dyn Clock>,
     dice: Arc<dyn Dice>,
+    /// Game replies and hints.
     engine: crate::engine::EnginePool,
+    /// Post-game analyses (long), apart so they never delay a game.
+    analysis: crate::engine::EnginePool,
+    /// Caps and rate limits.
+    caps: Caps,
 }
 
 impl App {
     /// An app over an opened store.
     #[must_use]
     pub fn new(store: Store, clock: Arc<dyn Clock>, dice: Arc<dyn Dice>) -> App {
-        // One engine thread (the machine has two cores; the other serves
-        // everything else) and a short queue: when it is full, callers are
-        // told the computer is busy instead of waiting without end.
+        // One engine thread for games and hints and one for analyses, each
+        // with a short queue: when it is full, callers are told the computer
+        // is busy (a game's reply then waits in the database for the worker)
+        // instead of waiting without end. An analysis (up to 30 s) never
+        // holds up a game's reply.
         let engine = crate::engine::EnginePool::new(1, 4);
+        let analysis = crate::engine::EnginePool::new(1, 2);
         App {
             store: Mutex::new(store),
             clock,
             dice,
             engine,
+            analysis,
+            caps: Caps::default(),
         }
+    }
+
+    /// The same app with other caps and rate limits.
+    #[must_use]
+    pub fn with_caps(mut self, caps: Caps) -> App {
+        self.caps = caps;
+        self
     }
 
     /// Now, from the app's clock.

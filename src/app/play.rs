@@ -3,7 +3,8 @@
 use skillratings::elo::{elo, EloConfig, EloRating};
 use skillratings::Outcomes;
 
-use super::message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, Who};
+use super::caps::Kind;
+use super::message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Who};
 use super::{
     check_len, App, AppError, AppResult, BoardView, ButtonAction, Caller, Place, Reply,
     CHALLENGE_TTL, DAY,
@@ -210,27 +211,55 @@ impl App {
         Ok(Loaded { row, game })
     }
 
-    /// Picks the caller's game: the given id, the game of this thread or
-    /// channel, or the only active game.
+    /// The game whose thread the request comes from, if any.
+    fn thread_game(tx: &Tx<'_>, place: Place) -> AppResult<Option<GameRow>> {
+        match place.channel {
+            Some(ch) => Ok(tx.game_in_thread(ch)?),
+            None => Ok(None),
+        }
+    }
+
+    /// Inside a game's thread a command means that game or nothing: its
+    /// players get it (finished or not; the caller checks the status), anyone
+    /// else and any other `game:` are refused with the thread's game named.
+    fn in_thread(tx: &Tx<'_>, caller: &Caller, game: Option<i64>, row: GameRow) -> AppResult<Loaded> {
+        if !row.has_player(caller.id) || game.is_some_and(|id| id != row.id) {
+            return Err(Refusal::ThreadIsGame {
+                game_id: row.id,
+                sente: Self::who(tx, row.sente)?,
+                gote: Self::who(tx, row.gote)?,
+            }
+            .into());
+        }
+        Self::load(tx, row.id)
+    }
+
+    /// Picks the caller's game: in a game's thread that game (see
+    /// [`App::in_thread`]); elsewhere the given id, or the only active game.
+    /// With several active games and no id the caller is asked which.
     pub(super) fn pick_game(
         tx: &Tx<'_>,
         caller: &Caller,
         game: Option<i64>,
         place: Place,
     ) -> AppResult<Loaded> {
+        if let Some(row) = Self::thread_game(tx, place)? {
+            return Self::in_thread(tx, caller, game, row);
+        }
         if let Some(id) = game {
             let l = Self::load(tx, id)?;
             if !l.row.has_player(caller.id) {
                 return Err(Refusal::NotYourGame.into());
             }
+            same_server(l.row.guild_id, place)?;
             return Ok(l);
         }
-        let active = tx.active_games_of(caller.id)?;
-        if let Some(ch) = place.channel {
-            if let Some(g) = active.iter().find(|g| g.thread_id == Some(ch)) {
-                return Self::load(tx, g.id);
-            }
-        }
+        // A member's games on another server are not meant here.
+        let active: Vec<GameRow> = tx
+            .active_games_of(caller.id)?
+            .into_iter()
+            .filter(|g| same_server(g.guild_id, place).is_ok())
+            .collect();
         match active.len() {
             0 => Err(Refusal::NoActiveGame.into()),
             1 => Self::load(tx, active[0].id),
@@ -244,8 +273,9 @@ impl App {
         }
     }
 
-    /// Like `pick_game`, but without an id it takes the caller's most recent
-    /// game, finished or not.
+    /// Like `pick_game`, but outside a game's thread and without an id it
+    /// takes the caller's most recent game, finished or not (for `/board`,
+    /// `/export`, `/replay`, `/analyze`).
     pub(super) fn pick_game_any(
         tx: &Tx<'_>,
         caller: &Caller,
@@ -369,6 +399,11 @@ impl App {
         if opts.start.is_some() && opts.handicap.is_some() {
             return Err(Refusal::BadArgument("handicap".into()).into());
         }
+        if let Some(start) = &opts.start {
+            if let Some(why) = start_is_over(start) {
+                return Err(Refusal::StartIsOver(why).into());
+            }
+        }
         if opts.rated
             && (opts.handicap.is_some()
                 || opts.variant == Variant::Minishogi
@@ -382,6 +417,13 @@ impl App {
             tx.upsert_player(caller.id, &caller.name, now)?;
             if let Some((id, name)) = opponent {
                 tx.upsert_player(id, name, now)?;
+            }
+            not_in_game_thread(tx, place)?;
+            self.caps
+                .check_challenge(tx, caller.id, opponent.map(|(id, _)| id))?;
+            self.caps.check_games(tx, caller.id, true)?;
+            if opponent.is_some() {
+                self.caps.take(tx, caller.id, Kind::Ping, now)?;
             }
             let c = NewChallenge {
                 guild_id: place.guild,
@@ -459,6 +501,9 @@ impl App {
             if c.data.challenged.is_some_and(|id| id != caller.id) {
                 return Err(Refusal::NotChallenged.into());
             }
+            same_server(c.data.guild_id, place)?;
+            self.caps.check_games(tx, caller.id, true)?;
+            self.caps.check_games(tx, c.data.challenger, false)?;
             let challenger_sente = match c.data.color.as_str() {
                 "sente" => true,
                 "gote" => false,
@@ -518,15 +563,15 @@ impl App {
 
     /// Decline (the challenged player only).
     pub fn decline(&self, caller: &Caller, challenge_id: i64) -> AppResult {
-        self.close(caller, challenge_id, false)
+        self.close(caller, challenge_id, false, Place::default())
     }
 
     /// Cancel (the challenger only).
     pub fn cancel(&self, caller: &Caller, challenge_id: i64) -> AppResult {
-        self.close(caller, challenge_id, true)
+        self.close(caller, challenge_id, true, Place::default())
     }
 
-    fn close(&self, caller: &Caller, challenge_id: i64, cancel: bool) -> AppResult {
+    fn close(&self, caller: &Caller, challenge_id: i64, cancel: bool, place: Place) -> AppResult {
         let mut store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             let Some(c) = tx.challenge(challenge_id)?.filter(|c| c.status == "open") else {
@@ -538,6 +583,7 @@ impl App {
             if !cancel && c.data.challenged != Some(caller.id) {
                 return Err(Refusal::NotChallenged.into());
             }
+            same_server(c.data.guild_id, place)?;
             let status = if cancel { "cancelled" } else { "declined" };
             tx.close_challenge(c.id, status, None)?;
             let msg = if cancel {
@@ -571,6 +617,11 @@ impl App {
                 return Err(Refusal::GameNotFinished.into());
             }
             let opponent = row.opponent_of(caller.id);
+            if super::level_of(opponent).is_some() {
+                return Err(Refusal::ComputerTakesNoChallenge.into());
+            }
+            self.caps.check_challenge(tx, caller.id, Some(opponent))?;
+            self.caps.take(tx, caller.id, Kind::Ping, now)?;
             let c = NewChallenge {
                 guild_id: row.guild_id,
                 channel_id: row.channel_id,
@@ -628,23 +679,14 @@ impl App {
             }
             _ => return Ok(reply),
         };
-        match self.computer_turn(game_id, caller.lang) {
-            Ok(Some(answer)) => {
-                let mut combined = answer.after(reply.msg);
-                combined.lang = caller.lang;
-                combined.notify = Vec::new();
-                Ok(combined)
-            }
-            Ok(None) => Ok(reply),
-            // The move is stored; the computer answers on the next /board.
-            Err(AppError::Refused(Refusal::EngineBusy)) => {
-                Err(AppError::Refused(Refusal::EngineBusy))
-            }
-            Err(e) => Err(e),
-        }
+        // The computer's answer is stored as a job with the move: it comes
+        // inline when the engine is quick, else the worker posts it.
+        Ok(self.with_computer_answer(reply, game_id, caller.lang))
     }
 
-    fn play_one_move(
+    /// Plays one move and stores it with its announcement (and, when the
+    /// computer is to answer, its durable job) in one transaction.
+    pub(super) fn play_one_move(
         &self,
         caller: &Caller,
         game: Option<i64>,
@@ -716,6 +758,17 @@ impl App {
                 Some(o) => Some(Self::finish(tx, &l, o, now)?),
                 None => None,
             };
+            if super::level_of(caller.id).is_some() {
+                tx.finish_computer_job(l.row.id)?;
+            } else if ending.is_none() && super::level_of(next).is_some() {
+                // Claimed for the inline answer that follows, so the worker
+                // does not search it too; released if that does not finish.
+                tx.enqueue_computer_job(l.row.id, ply, now)?;
+                tx.claim_computer_job(l.row.id, now, now + super::computer::INLINE_CLAIM_SECS)?;
+            }
+            // The announcement in the game's place, delivered by the outbox
+            // unless the front end posts this reply and acknowledges it.
+            let announcement = queue_played(tx, l.row.id, ply, now)?;
             if let Some(rid) = request_id {
                 tx.remember_request(rid, &format!("{}:{ply}", l.row.id), now)?;
             }
@@ -740,6 +793,7 @@ impl App {
                 ending: ending.clone(),
             };
             let mut r = Reply::public(msg, caller.lang);
+            r.announcements = vec![announcement];
             let opponent = Self::player(tx, l.row.opponent_of(caller.id))?;
             r.board = Some(Self::board_view(&l, &opponent));
             r.notify = vec![opponent.user_id];
@@ -814,22 +868,17 @@ impl App {
 
     // --- game actions -------------------------------------------------------------
 
-    /// `/board`. In a game against the computer whose answer is still
-    /// pending (the engine was busy), the computer moves first.
+    /// `/board`: the position of the caller's game (in a game's thread,
+    /// that game; otherwise `game:` or the most recent one).
     pub fn board(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
-        if let Some(id) = game {
-            if let Some(reply) = self.computer_turn(id, caller.lang)? {
-                return Ok(reply);
-            }
-        }
         self.show_board(caller, game, place)
     }
 
-    fn show_board(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
+    pub(super) fn show_board(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
         let mut store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             tx.upsert_player(caller.id, &caller.name, self.now())?;
-            let l = Self::pick_game(tx, caller, game, place)?;
+            let l = Self::pick_game_any(tx, caller, game, place)?;
             let me = Self::player(tx, caller.id)?;
             let ending = l.game.outcome().map(|o| {
                 let winner = o.winner().map(|c| Who {
@@ -870,6 +919,79 @@ impl App {
         })
     }
 
+    /// The announcement of ply `ply` of `game_id` (a
+    /// [`super::Notice::Played`]), built from the stored game and worded for
+    /// the player who is to answer it. `None` when the game no longer has
+    /// that ply (it was taken back).
+    pub fn played_reply(tx: &Tx<'_>, game_id: i64, ply: i64) -> AppResult<Option<Reply>> {
+        let Some(row) = tx.game(game_id)? else {
+            return Ok(None);
+        };
+        let moves = tx.moves(game_id)?;
+        let l = Loaded {
+            game: game_from_row(&row, &moves)?,
+            row,
+        };
+        let Some(n) = usize::try_from(ply)
+            .ok()
+            .filter(|&n| n >= 1 && n <= l.game.ply())
+        else {
+            return Ok(None);
+        };
+        let played = &l.game.moves()[..n];
+        let replay = |k: usize| {
+            Game::replay(l.game.start().clone(), l.game.rule(), &played[..k])
+                .map_err(|(i, e)| AppError::Internal(format!("game {game_id} move {}: {e}", i + 1)))
+        };
+        let before = replay(n - 1)?;
+        let after = replay(n)?;
+        let mv = played[n - 1];
+        let mover_color = before.position().side_to_move();
+        let mover = l.user_of(mover_color);
+        let reader = Self::player(tx, l.user_of(!mover_color))?;
+        let last = n == l.game.ply();
+        let ending = if last && l.row.status == "finished" {
+            stored_ending(tx, &l.row)?
+        } else {
+            None
+        };
+        let prev = before.moves().last().copied();
+        let msg = Msg::MovePlayed {
+            game_id,
+            mover: Self::who(tx, mover)?,
+            text: format_move(before.position(), mv, style_of(&reader), prev),
+            captured: match mv {
+                Move::Normal { to, .. } => before.position().piece_at(to).map(|p| p.kind),
+                Move::Drop { .. } => None,
+            },
+            promoted: mv.is_promotion(),
+            check: after.position().in_check(),
+            repetitions: after.repetition_count(),
+            next: if ending.is_none() {
+                Some(Self::who(tx, reader.user_id)?)
+            } else {
+                None
+            },
+            deadline: if last { l.row.deadline } else { None },
+            ending,
+        };
+        let lang = match reader.settings.language.as_deref() {
+            Some("de") => crate::i18n::Lang::De,
+            _ => crate::i18n::Lang::En,
+        };
+        let mut r = Reply::public(msg, lang);
+        r.board = Some(BoardView {
+            game_id,
+            sfen: after.position().to_sfen(),
+            last_move: Some(mv.to_string()),
+            flip: l.row.gote == reader.user_id && l.row.sente != reader.user_id,
+            piece_style: reader.settings.piece_style.clone(),
+            theme: reader.settings.theme.clone(),
+        });
+        r.notify = vec![reader.user_id];
+        Ok(Some(r))
+    }
+
     /// `/games`: the caller's active games.
     pub fn games(&self, caller: &Caller) -> AppResult {
         let mut store = self.store()?;
@@ -903,7 +1025,23 @@ impl App {
                 return Err(Refusal::NotYourGame.into());
             };
             let result = match action {
-                Action::Resign => l.game.resign(color),
+                Action::Resign => {
+                    // Ask first, with buttons only the caller sees.
+                    let abort = l.game.clone().resign(color) == Ok(Outcome::Aborted);
+                    let mut r = Reply::private(
+                        Msg::ConfirmResign {
+                            game_id: l.row.id,
+                            abort,
+                        },
+                        caller.lang,
+                    );
+                    r.buttons = vec![
+                        ButtonAction::ResignYes.button(l.row.id),
+                        ButtonAction::ResignNo.button(l.row.id),
+                    ];
+                    return Ok(r);
+                }
+                Action::ResignConfirmed => l.game.resign(color),
                 Action::Abort => l.game.abort(),
                 Action::Declare => {
                     if l.game.position().side_to_move() != color {
@@ -923,7 +1061,9 @@ impl App {
                     }
                     match l.row.count_by {
                         Some(by) if by != caller.id => l.game.count(),
-                        _ => {
+                        Some(_) => return Err(Refusal::OfferPending.into()),
+                        None => {
+                            self.caps.take(tx, caller.id, Kind::Ping, now)?;
                             tx.set_offer(l.row.id, l.row.version, false, Some(caller.id))?;
                             let mut r = Reply::public(
                                 Msg::CountOffered {
@@ -962,6 +1102,18 @@ impl App {
         })
     }
 
+    /// The player pressed "Keep playing" under the resignation question:
+    /// nothing changes; the question is replaced by a note.
+    fn resign_cancelled(&self, caller: &Caller, game_id: i64, place: Place) -> AppResult {
+        let mut store = self.store()?;
+        store.transaction(|tx| -> AppResult<_> {
+            let l = Self::pick_game(tx, caller, Some(game_id), place)?;
+            let mut r = Reply::private(Msg::ResignCancelled { game_id: l.row.id }, caller.lang);
+            r.replace = true;
+            Ok(r)
+        })
+    }
+
     /// `/takeback`: asks the opponent to undo the caller's last move (friendly games).
     pub fn takeback(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
         let offer = self.request_takeback(caller, game, place)?;
@@ -988,6 +1140,7 @@ impl App {
     }
 
     fn request_takeback(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
+        let now = self.now();
         let mut store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             let l = Self::pick_game(tx, caller, game, place)?;
@@ -997,8 +1150,17 @@ impl App {
             if l.row.rated {
                 return Err(Refusal::RatedNoTakeback.into());
             }
+            if tx.is_ladder(l.row.id)? {
+                return Err(Refusal::NoHelpOnLadder.into());
+            }
             if takeback_plies(&l, caller.id) == 0 {
                 return Err(Refusal::NothingToTakeBack.into());
+            }
+            if l.row.takeback_by == Some(caller.id) {
+                return Err(Refusal::OfferPending.into());
+            }
+            if !l.against_computer() {
+                self.caps.take(tx, caller.id, Kind::Ping, now)?;
             }
             tx.set_offer(l.row.id, l.row.version, true, Some(caller.id))?;
             let mut r = Reply::public(
@@ -1078,8 +1240,9 @@ impl App {
                         stored_termination(result, reason, l.game.position().side_to_move());
                 }
             }
-            let text = write_record(&rec, format)
-                .map_err(|e| crate::store::StoreError::Corrupt(e.to_string()))?;
+            // KIF and CSA have no way to write a 5×5 game (and no record
+            // format can write some custom starts): say so, offer SFEN.
+            let text = write_record(&rec, format).map_err(|_| Refusal::FormatUnsupported)?;
             let (name, ext) = match format {
                 RecordFormat::Kif => ("KIF", "kifu"),
                 RecordFormat::Csa => ("CSA", "csa"),
@@ -1263,13 +1426,17 @@ impl App {
         };
         match action {
             ButtonAction::Accept => self.accept(caller, id, place),
-            ButtonAction::Decline => self.decline(caller, id),
-            ButtonAction::Cancel => self.cancel(caller, id),
+            ButtonAction::Decline => self.close(caller, id, false, place),
+            ButtonAction::Cancel => self.close(caller, id, true, place),
             ButtonAction::TakebackYes => self.answer_takeback(caller, id, true),
             ButtonAction::TakebackNo => self.answer_takeback(caller, id, false),
             ButtonAction::CountYes => self.game_action(caller, Some(id), Action::Count, place),
             ButtonAction::Declare => self.game_action(caller, Some(id), Action::Declare, place),
             ButtonAction::Rematch => self.rematch(caller, id),
+            ButtonAction::ResignYes => {
+                self.game_action(caller, Some(id), Action::ResignConfirmed, place)
+            }
+            ButtonAction::ResignNo => self.resign_cancelled(caller, id, place),
             ButtonAction::ReplayFirst
             | ButtonAction::ReplayBack
             | ButtonAction::ReplayNext
@@ -1285,8 +1452,10 @@ impl App {
 /// Game actions that may end a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Resign (aborts before ply 10).
+    /// Ask to resign: answered with a confirmation (Resign / Keep playing).
     Resign,
+    /// Resign for real (the confirmation button; aborts before ply 10).
+    ResignConfirmed,
     /// Abort (only before ply 10).
     Abort,
     /// Declare an entering-king win (27 points).
@@ -1330,6 +1499,64 @@ fn refusal_of(e: GameError) -> Refusal {
         GameError::TooLateToAbort => Refusal::TooLateToAbort,
         GameError::NothingToTakeBack => Refusal::NothingToTakeBack,
     }
+}
+
+/// A game or challenge belongs to the server it was made on: from another
+/// server's channel it is refused (its public replies and pings would land
+/// there). Direct messages and the console (no server) may act on any.
+fn same_server(home: Option<i64>, place: Place) -> Result<(), Refusal> {
+    match (home, place.guild) {
+        (Some(h), Some(here)) if h != here => Err(Refusal::OtherServer),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses starting something new inside a game's thread (a command there
+/// means that game or nothing).
+pub(super) fn not_in_game_thread(tx: &Tx<'_>, place: Place) -> AppResult<()> {
+    if let Some(ch) = place.channel {
+        if let Some(row) = tx.game_in_thread(ch)? {
+            return Err(Refusal::ThreadIsGame {
+                game_id: row.id,
+                sente: App::who(tx, row.sente)?,
+                gote: App::who(tx, row.gote)?,
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// Seconds an announcement waits in the outbox for the front end to post
+/// the reply itself (and acknowledge it) before the outbox delivers it.
+pub const ANNOUNCE_GRACE: i64 = 60;
+
+/// Queues the announcement of ply `ply` of `game_id` in the game's place,
+/// due after [`ANNOUNCE_GRACE`]; returns its outbox id.
+fn queue_played(tx: &Tx<'_>, game_id: i64, ply: i64, now: i64) -> AppResult<i64> {
+    let payload = serde_json::to_string(&super::Notice::Played { game_id, ply })
+        .map_err(|e| AppError::Internal(format!("notice: {e}")))?;
+    Ok(tx.push_outbox_due(&payload, now, now + ANNOUNCE_GRACE)?)
+}
+
+/// Why a custom start position cannot begin a game: it is already over
+/// (mate, no legal move) or impossible (the side not to move is in check,
+/// so its king could be taken). `None` when a game can start from it.
+fn start_is_over(pos: &Position) -> Option<StartProblem> {
+    let stm = pos.side_to_move();
+    if let Some(k) = pos.king_square(!stm) {
+        if pos.is_attacked(k, stm, pos.occupied()) {
+            return Some(StartProblem::OpponentInCheck);
+        }
+    }
+    if pos.legal_moves().is_empty() {
+        return Some(if pos.in_check() {
+            StartProblem::Checkmate
+        } else {
+            StartProblem::NoLegalMove
+        });
+    }
+    None
 }
 
 /// Plies to undo so that `user`'s last move is taken back (0: none).

@@ -197,11 +197,9 @@ fn puzzle_takes_move(tx: &Tx<'_>, caller: &Caller, place: Place) -> AppResult<bo
     if !has {
         return Ok(false);
     }
+    // In a game's thread `/move` means that game (or nothing), never the puzzle.
     let in_game_thread = match place.channel {
-        Some(ch) => tx
-            .active_games_of(caller.id)?
-            .iter()
-            .any(|g| g.thread_id == Some(ch)),
+        Some(ch) => tx.game_in_thread(ch)?.is_some(),
         None => false,
     };
     Ok(!in_game_thread)
@@ -242,6 +240,7 @@ impl App {
         let mut store = self.store()?;
         store.transaction(|tx| -> AppResult {
             tx.upsert_player(caller.id, &caller.name, now)?;
+            self.caps.take(tx, caller.id, super::caps::Kind::Puzzle, now)?;
             let (id, day) = match kind {
                 PuzzleKind::Daily => {
                     let day = day_of(now);

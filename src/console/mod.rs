@@ -135,7 +135,17 @@ impl Console {
         let rest: Vec<&str> = parts.collect();
         let result = self.command(&caller, &command, &rest);
         match result {
-            Ok(reply) => vec![self.print_reply(name, &reply)],
+            Ok(reply) => {
+                let mut out = vec![self.print_reply(name, &reply)];
+                // The reply was shown where the game is: its announcements
+                // are delivered.
+                for &id in &reply.announcements {
+                    if let Err(e) = self.app.ack_notice(id) {
+                        out.push(self.print_internal("console", &e.to_string()));
+                    }
+                }
+                out
+            }
             Err(AppError::Refused(r)) => vec![self.print_refusal(name, lang, &r)],
             Err(AppError::Internal(e)) => vec![self.print_internal(name, &e)],
         }
@@ -661,6 +671,7 @@ fn help(lang: Lang) -> Reply {
         notify: Vec::new(),
         attachment: None,
         replace: false,
+        announcements: Vec::new(),
     }
 }
 

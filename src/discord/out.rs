@@ -85,9 +85,12 @@ impl Outgoing {
                     ButtonAction::Accept | ButtonAction::TakebackYes | ButtonAction::CountYes => {
                         ButtonStyle::Success
                     }
-                    ButtonAction::Decline | ButtonAction::TakebackNo => ButtonStyle::Danger,
+                    ButtonAction::Decline | ButtonAction::TakebackNo | ButtonAction::ResignYes => {
+                        ButtonStyle::Danger
+                    }
                     ButtonAction::Declare | ButtonAction::Rematch => ButtonStyle::Primary,
                     ButtonAction::Cancel
+                    | ButtonAction::ResignNo
                     | ButtonAction::ReplayFirst
                     | ButtonAction::ReplayBack
                     | ButtonAction::ReplayNext

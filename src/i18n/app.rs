@@ -1,7 +1,7 @@
 //! Sentences of the app layer: every [`Msg`] and [`Refusal`] in English and German.
 
 use super::{Lang, Localize};
-use crate::app::{ButtonAction, ChallengeSummary, Ending, GameLine, Msg, Refusal, Who};
+use crate::app::{ButtonAction, ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Who};
 use crate::shogi::{DeclarationMissing, DrawReason, Handicap, Outcome, WinReason};
 
 /// A Unix time as `YYYY-MM-DD HH:MM UTC`.
@@ -265,6 +265,14 @@ impl Localize for Msg {
             }
             (Msg::AlreadyDone { game_id, ply }, Lang::En) => format!("Already done: that move is ply {ply} of game #{game_id}."),
             (Msg::AlreadyDone { game_id, ply }, Lang::De) => format!("Schon erledigt: dieser Zug ist Halbzug {ply} von Partie #{game_id}."),
+            (Msg::ConfirmResign { game_id, abort: false }, Lang::En) => format!("Resign game #{game_id}? You will lose the game. Only you see this question."),
+            (Msg::ConfirmResign { game_id, abort: false }, Lang::De) => format!("Partie #{game_id} aufgeben? Du verlierst die Partie. Nur du siehst diese Frage."),
+            (Msg::ConfirmResign { game_id, abort: true }, Lang::En) => format!("Resign game #{game_id}? Before ply 10 this aborts the game: no result, no rating change. Only you see this question."),
+            (Msg::ConfirmResign { game_id, abort: true }, Lang::De) => format!("Partie #{game_id} aufgeben? Vor dem 10. Halbzug wird die Partie damit abgebrochen: kein Ergebnis, keine Wertungsänderung. Nur du siehst diese Frage."),
+            (Msg::ResignCancelled { game_id }, Lang::En) => format!("Not resigned: game #{game_id} goes on."),
+            (Msg::ResignCancelled { game_id }, Lang::De) => format!("Nicht aufgegeben: Partie #{game_id} geht weiter."),
+            (Msg::ComputerThinking { game_id }, Lang::En) => format!("The computer is thinking about game #{game_id}; its move will be posted here."),
+            (Msg::ComputerThinking { game_id }, Lang::De) => format!("Der Computer denkt über Partie #{game_id} nach; sein Zug wird hier gepostet."),
             (Msg::GameOver { game_id, ending: e }, Lang::En) => format!("Game #{game_id} is over. {}", ending(e, lang)),
             (Msg::GameOver { game_id, ending: e }, Lang::De) => format!("Partie #{game_id} ist beendet. {}", ending(e, lang)),
             (Msg::Board { game_id, sente, gote, to_move, ply, deadline, ending: e }, _) => {
@@ -512,6 +520,46 @@ impl Localize for Refusal {
                 };
                 std::iter::once(head.to_string()).chain(lines.iter().map(|g| game_line(g, lang))).collect::<Vec<_>>().join("\n")
             }
+            (Refusal::ThreadIsGame { game_id, sente, gote }, Lang::En) => format!(
+                "This thread is game #{game_id} between {} and {}: commands here act on that game only, and only its players can use them.",
+                name(sente), name(gote)
+            ),
+            (Refusal::ThreadIsGame { game_id, sente, gote }, Lang::De) => format!(
+                "Dieser Thread ist Partie #{game_id} zwischen {} und {}: Befehle hier gelten nur dieser Partie, und nur ihre Spieler können sie geben.",
+                name(sente), name(gote)
+            ),
+            (Refusal::RateLimited { seconds }, Lang::En) => format!("Too many requests of this kind; try again in {seconds} s."),
+            (Refusal::RateLimited { seconds }, Lang::De) => format!("Zu viele Anfragen dieser Art; versuch es in {seconds} s wieder."),
+            (Refusal::TooManyChallenges { max }, Lang::En) => format!("You already have {max} open challenges; withdraw one or wait for an answer."),
+            (Refusal::TooManyChallenges { max }, Lang::De) => format!("Du hast schon {max} offene Herausforderungen; zieh eine zurück oder warte auf eine Antwort."),
+            (Refusal::AlreadyChallenged, Lang::En) => "You already have an open challenge to this member (or rematch offer for this game); wait for the answer.".into(),
+            (Refusal::AlreadyChallenged, Lang::De) => "Du hast schon eine offene Herausforderung an dieses Mitglied (oder ein Revanche-Angebot für diese Partie); warte auf die Antwort.".into(),
+            (Refusal::TooManyGames { max, you: true }, Lang::En) => format!("You already play {max} games; finish one first."),
+            (Refusal::TooManyGames { max, you: true }, Lang::De) => format!("Du spielst schon {max} Partien; beende zuerst eine."),
+            (Refusal::TooManyGames { max, you: false }, Lang::En) => format!("Your opponent already plays {max} games; the challenge stays open until they finish one."),
+            (Refusal::TooManyGames { max, you: false }, Lang::De) => format!("Dein Gegner spielt schon {max} Partien; die Herausforderung bleibt offen, bis eine beendet ist."),
+            (Refusal::TooManyComputerGames { max }, Lang::En) => format!("You already play {max} games against the computer; finish or resign one first."),
+            (Refusal::TooManyComputerGames { max }, Lang::De) => format!("Du spielst schon {max} Partien gegen den Computer; beende oder gib zuerst eine auf."),
+            (Refusal::NoHelpOnLadder, Lang::En) => "Ladder games are played without hints and takebacks, so that every rank is earned.".into(),
+            (Refusal::NoHelpOnLadder, Lang::De) => "Leiterpartien werden ohne Tipps und Zurücknahmen gespielt, damit jeder Rang verdient ist.".into(),
+            (Refusal::OfferPending, Lang::En) => "Your offer is still waiting for an answer.".into(),
+            (Refusal::OfferPending, Lang::De) => "Dein Angebot wartet noch auf eine Antwort.".into(),
+            (Refusal::FormatUnsupported, Lang::En) => "This game cannot be written in that format (KIF and CSA have no 5×5 board); export it as SFEN instead.".into(),
+            (Refusal::FormatUnsupported, Lang::De) => "Diese Partie lässt sich in diesem Format nicht schreiben (KIF und CSA kennen kein 5×5-Brett); exportiere sie stattdessen als SFEN.".into(),
+            (Refusal::ComputerTakesNoChallenge, Lang::En) => "The computer takes no challenges; start a new game against it with /play.".into(),
+            (Refusal::ComputerTakesNoChallenge, Lang::De) => "Der Computer nimmt keine Herausforderungen an; starte mit /spielen eine neue Partie gegen ihn.".into(),
+            (Refusal::OtherServer, Lang::En) => "That game or challenge belongs to another server; use it there.".into(),
+            (Refusal::OtherServer, Lang::De) => "Diese Partie oder Herausforderung gehört zu einem anderen Server; nutze sie dort.".into(),
+            (Refusal::StartIsOver(why), Lang::En) => format!("A game cannot start from this position: {}.", match why {
+                StartProblem::Checkmate => "the side to move is already checkmated",
+                StartProblem::NoLegalMove => "the side to move has no legal move",
+                StartProblem::OpponentInCheck => "the side not to move is in check, so its king could be captured",
+            }),
+            (Refusal::StartIsOver(why), Lang::De) => format!("Aus dieser Stellung kann keine Partie beginnen: {}.", match why {
+                StartProblem::Checkmate => "die Seite am Zug ist schon matt",
+                StartProblem::NoLegalMove => "die Seite am Zug hat keinen legalen Zug",
+                StartProblem::OpponentInCheck => "die Seite, die nicht am Zug ist, steht im Schach, ihr König könnte geschlagen werden",
+            }),
             (Refusal::NotYourGame, Lang::En) => "You do not play in this game.".into(),
             (Refusal::NotYourGame, Lang::De) => "Du spielst in dieser Partie nicht mit.".into(),
             (Refusal::NotYourTurn { to_move }, Lang::En) => format!("It is not your turn: {} is to move.", name(to_move)),
@@ -643,6 +691,10 @@ pub fn button_label(a: ButtonAction, lang: Lang) -> &'static str {
         (ButtonAction::Declare, Lang::De) => "Sieg erklären (27 Punkte)",
         (ButtonAction::Rematch, Lang::En) => "Rematch (colours swapped)",
         (ButtonAction::Rematch, Lang::De) => "Revanche (Farben getauscht)",
+        (ButtonAction::ResignYes, Lang::En) => "Resign",
+        (ButtonAction::ResignYes, Lang::De) => "Aufgeben",
+        (ButtonAction::ResignNo, Lang::En) => "Keep playing",
+        (ButtonAction::ResignNo, Lang::De) => "Weiterspielen",
         (ButtonAction::ReplayFirst, _) => "⏮",
         (ButtonAction::ReplayBack, _) => "◀",
         (ButtonAction::ReplayNext, _) => "▶",

@@ -66,6 +66,7 @@ pub fn migrations() -> Migrations<'static> {
             include_str!("../../migrations/0005_trust.sql"),
             players_still_referenced,
         ),
+        M::up(include_str!("../../migrations/0006_ladder_threads.sql")),
     ])
 }
 
@@ -90,7 +91,7 @@ fn players_still_referenced(tx: &Transaction<'_>) -> rusqlite_migration::HookRes
 /// Number of migrations (the schema version after opening).
 #[must_use]
 pub fn schema_version() -> usize {
-    5
+    6
 }
 
 /// A connection to the database, migrated to the latest schema.
@@ -186,6 +187,7 @@ macro_rules! read_queries {
     };
 }
 
+mod lead;
 mod work;
 
 read_queries! {
