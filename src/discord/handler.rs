@@ -611,18 +611,20 @@ impl Bot {
             }
             return;
         };
-        let announcement = contract::announcement(&reply);
+        let announcements = contract::announcements(&reply);
         match sent {
             Ok(()) => {
-                if let Some(id) = announcement {
+                for id in announcements {
                     self.outbox_call(move |o| o.ack(id)).await;
                 }
             }
             Err(e) if !out.ephemeral => {
                 tracing::warn!(error = %e, "a public answer failed, it goes to the channel");
-                if let Some(id) = announcement {
-                    // The outbox delivers the announcement instead.
-                    self.outbox_call(move |o| o.release(id)).await;
+                if !announcements.is_empty() {
+                    // The outbox delivers the announcements instead.
+                    for id in announcements {
+                        self.outbox_call(move |o| o.release(id)).await;
+                    }
                     self.wake_delivery.notify_one();
                 } else if let Err(e) = delivery::post(http, id64(channel.get()), &out).await {
                     tracing::error!(error = %e, "posting the answer in the channel failed too");

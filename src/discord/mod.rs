@@ -123,7 +123,9 @@ pub fn serve(args: &ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         Some(path) => Arc::new(OffsetClock(path.clone())),
         None => Arc::new(SystemClock),
     };
-    let app = Arc::new(App::new(store, clock, Arc::new(SeededDice::new(seed))));
+    // Caps and rate limits: the defaults, or what the environment says.
+    let caps = crate::app::Caps::from_env()?;
+    let app = Arc::new(App::new(store, clock, Arc::new(SeededDice::new(seed))).with_caps(caps));
     // The shipped puzzles go into the database (idempotent).
     if let Err(e) = app.load_puzzles() {
         tracing::error!("loading the puzzles: {e}");
