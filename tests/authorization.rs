@@ -482,12 +482,14 @@ fn rows() -> Vec<Row> {
             all(E::Public),
         ),
         row(
+            // In a game's thread it is refused (a command there means that
+            // game or nothing), before anything is created.
             "/challenge member:Heidi",
             |a, t| {
                 let opts = ChallengeOptions::default();
                 a.challenge(&t.caller, Some((HEIDI, "Heidi")), &opts, t.place)
             },
-            all(E::Public),
+            all(E::OkOr(&["ThreadIsGame"])),
         ),
         row(
             // In a game's thread it may be refused as not about that game,

@@ -186,9 +186,14 @@ fn a_reminder_is_dropped_once_the_player_moved() {
     w.clock.advance(13 * 3600); // 11 h of 24 left: half time
     assert_eq!(w.app.tick().unwrap(), 1);
     assert_eq!(w.outbox_len(), 1);
-    w.app
+    let moved = w
+        .app
         .play_move(&w.alice, Some(g), "7g7f", PLACE, None)
         .unwrap();
+    // The front end posted the move: its announcement is acknowledged.
+    for id in moved.announcements {
+        w.app.ack_notice(id).unwrap();
+    }
     assert!(w.app.due_notices(10).unwrap().is_empty());
     assert_eq!(w.outbox_len(), 0, "dropped, not kept");
 
@@ -208,9 +213,13 @@ fn a_reminder_is_dropped_once_the_player_moved() {
 
     // A reminder for a game that ended meanwhile is dropped too.
     w.app.notice_failed(due[0].id, "502", false).unwrap();
-    w.app
-        .game_action(&w.bob, Some(g), komadai::app::Action::Resign, PLACE)
+    let resigned = w
+        .app
+        .press(&w.bob, &format!("resign-yes:{g}"), PLACE)
         .unwrap();
+    for id in resigned.announcements {
+        w.app.ack_notice(id).unwrap();
+    }
     w.clock.advance(60);
     assert!(w.app.due_notices(10).unwrap().is_empty());
     assert_eq!(w.outbox_len(), 0);

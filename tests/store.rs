@@ -336,11 +336,18 @@ fn every_notation_can_be_chosen() {
 #[test]
 fn counting_queries_for_caps() {
     let dir = tempfile::tempdir().unwrap();
+    // Two open challenges to the same member are allowed here, so that the
+    // query counts more than one.
+    let caps = komadai::app::Caps {
+        challenges_to_same: 2,
+        ..komadai::app::Caps::default()
+    };
     let app = App::new(
         Store::open(dir.path().join("c.db")).unwrap(),
         Arc::new(ManualClock::new(1_800_000_000)),
         Arc::new(SeededDice::new(1)),
-    );
+    )
+    .with_caps(caps);
     let a = Caller::new(1, "a", Lang::En);
     let c = Caller::new(3, "c", Lang::En);
     let opts = ChallengeOptions::default();

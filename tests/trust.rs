@@ -83,7 +83,12 @@ fn snapshot(app: &App, games: &[i64]) -> Vec<(i64, String, String, Vec<String>)>
             .iter()
             .map(|&g| {
                 let row = s.reader().game(g).expect("read").expect("game");
-                (row.ply, row.status, row.sfen, s.reader().moves(g).expect("moves"))
+                (
+                    row.ply,
+                    row.status,
+                    row.sfen,
+                    s.reader().moves(g).expect("moves"),
+                )
             })
             .collect()
     })
@@ -121,7 +126,11 @@ fn a_game_thread_means_that_game_or_nothing() {
         let text = r.localize(Lang::En);
         assert!(text.contains("game #1 between alice and bob"), "{text}");
     }
-    assert_eq!(snapshot(&app, &[g1, g2]), before, "a refusal changed a game");
+    assert_eq!(
+        snapshot(&app, &[g1, g2]),
+        before,
+        "a refusal changed a game"
+    );
     // Alice naming another game in game 1's thread is refused too.
     let r = refusal(app.board(&alice, Some(g2), thread(501)));
     assert!(matches!(r, Refusal::ThreadIsGame { .. }), "{r:?}");
@@ -156,6 +165,22 @@ fn a_game_thread_means_that_game_or_nothing() {
     let r = app.replay(&alice, None, None, thread(501)).expect("replay");
     assert_eq!(r.board.expect("board").game_id, g1);
     assert_eq!(snapshot(&app, &[g1, g3]), before);
+    // Nothing new starts inside a game's thread.
+    let friendly = ChallengeOptions {
+        rated: false,
+        ..ChallengeOptions::default()
+    };
+    let r = refusal(app.challenge(&carol, Some((2, "bob")), &friendly, thread(501)));
+    assert!(matches!(r, Refusal::ThreadIsGame { .. }), "{r:?}");
+    let opts = ComputerOptions {
+        level: Level::Beginner,
+        variant: Variant::Minishogi,
+        handicap: None,
+        color: Some(Color::Sente),
+    };
+    let r = refusal(app.play_computer(&carol, &opts, thread(501)));
+    assert!(matches!(r, Refusal::ThreadIsGame { .. }), "{r:?}");
+    assert_eq!(snapshot(&app, &[g1, g3]), before);
     // Outside a thread, with two active games and no game:, ask which.
     game(&app, &alice, &dave, 504);
     match refusal(app.move_command(&alice, None, "2g2f", channel(), None)) {
@@ -175,7 +200,13 @@ fn resign_asks_first_and_says_loss_or_abort() {
         .game_action(&alice, None, Action::Resign, thread(600))
         .expect("question");
     assert_eq!(ask.visibility, Visibility::Caller);
-    assert_eq!(ask.msg, Msg::ConfirmResign { game_id: g, abort: true });
+    assert_eq!(
+        ask.msg,
+        Msg::ConfirmResign {
+            game_id: g,
+            abort: true
+        }
+    );
     let ids: Vec<_> = ask.buttons.iter().map(|b| b.id.clone()).collect();
     assert_eq!(ids, [format!("resign-yes:{g}"), format!("resign-no:{g}")]);
     assert!(ask.msg.localize(Lang::De).contains("abgebrochen"));
@@ -191,9 +222,11 @@ fn resign_asks_first_and_says_loss_or_abort() {
     assert_eq!(r, Refusal::NotYourGame);
     assert_eq!(snapshot(&app, &[g]), before);
     // After ten plies the question says it loses.
-    for (i, m) in ["7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b", "2e2d", "2c2d"]
-        .iter()
-        .enumerate()
+    for (i, m) in [
+        "7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b", "2e2d", "2c2d",
+    ]
+    .iter()
+    .enumerate()
     {
         let p = if i % 2 == 0 { &alice } else { &bob };
         app.move_command(p, None, m, thread(600), None)
@@ -202,13 +235,21 @@ fn resign_asks_first_and_says_loss_or_abort() {
     let ask = app
         .game_action(&alice, None, Action::Resign, thread(600))
         .expect("question");
-    assert_eq!(ask.msg, Msg::ConfirmResign { game_id: g, abort: false });
+    assert_eq!(
+        ask.msg,
+        Msg::ConfirmResign {
+            game_id: g,
+            abort: false
+        }
+    );
     let done = app
         .press(&alice, &format!("resign-yes:{g}"), thread(600))
         .expect("resign");
     assert_eq!(done.visibility, Visibility::Public);
     assert!(
-        done.msg.localize(Lang::En).contains("bob wins by resignation"),
+        done.msg
+            .localize(Lang::En)
+            .contains("bob wins by resignation"),
         "{}",
         done.msg.localize(Lang::En)
     );
@@ -307,7 +348,11 @@ fn the_computer_answers_later_when_busy_and_after_a_restart() {
         .expect("the computer's move is announced");
     assert_eq!(played.places.first(), Some(&700));
     assert!(
-        played.reply.msg.localize(Lang::En).contains("komadai (Beginner) played"),
+        played
+            .reply
+            .msg
+            .localize(Lang::En)
+            .contains("komadai (Beginner) played"),
         "{}",
         played.reply.msg.localize(Lang::En)
     );
@@ -334,7 +379,10 @@ fn caps_on_challenges_games_offers_and_pings() {
         open_challenges: 3,
         active_games: 2,
         computer_games: 2,
-        pings: Rate { max: 4, window: 600 },
+        pings: Rate {
+            max: 4,
+            window: 600,
+        },
         ..Caps::default()
     };
     let app = app_with(&dir.path().join("t.db"), caps);
@@ -350,8 +398,10 @@ fn caps_on_challenges_games_offers_and_pings() {
     let r = refusal(app.challenge(&alice, Some((2, "bob")), &friendly, channel()));
     assert_eq!(r, Refusal::AlreadyChallenged);
     // Open challenges (to anyone) count too: three at most.
-    app.challenge(&alice, None, &friendly, channel()).expect("open 2");
-    app.challenge(&alice, None, &friendly, channel()).expect("open 3");
+    app.challenge(&alice, None, &friendly, channel())
+        .expect("open 2");
+    app.challenge(&alice, None, &friendly, channel())
+        .expect("open 3");
     let r = refusal(app.challenge(&alice, None, &friendly, channel()));
     assert_eq!(r, Refusal::TooManyChallenges { max: 3 });
     assert!(r.localize(Lang::De).contains("3 offene"));
@@ -370,7 +420,8 @@ fn caps_on_challenges_games_offers_and_pings() {
     assert_eq!(r, Refusal::OfferPending);
     // Pings: challenge to bob, takeback offer = 2 of 4; a rematch offer
     // after the game ends is the third, pressing Rematch again is refused.
-    app.press(&bob, "resign-yes:1", channel()).expect("bob resigns");
+    app.press(&bob, "resign-yes:1", channel())
+        .expect("bob resigns");
     app.rematch(&bob, 1).expect("rematch offer");
     let r = refusal(app.rematch(&bob, 1));
     assert_eq!(r, Refusal::AlreadyChallenged);
@@ -408,7 +459,10 @@ fn expensive_commands_are_rate_limited_per_member() {
     use komadai::app::{Caps, Rate};
     let dir = tempfile::tempdir().expect("dir");
     let caps = Caps {
-        analyze: Rate { max: 1, window: 600 },
+        analyze: Rate {
+            max: 1,
+            window: 600,
+        },
         puzzle: Rate { max: 2, window: 60 },
         ..Caps::default()
     };
@@ -422,7 +476,8 @@ fn expensive_commands_are_rate_limited_per_member() {
         color: Some(Color::Sente),
     };
     app.play_computer(&alice, &opts, channel()).expect("game");
-    app.analyze(&alice, None, channel()).expect("first analysis");
+    app.analyze(&alice, None, channel())
+        .expect("first analysis");
     match refusal(app.analyze(&alice, None, channel())) {
         Refusal::RateLimited { seconds } => assert!((1..=600).contains(&seconds)),
         other => panic!("{other:?}"),
@@ -435,4 +490,46 @@ fn expensive_commands_are_rate_limited_per_member() {
     app.start_puzzle(&alice, kind).expect("puzzle 2");
     let r = refusal(app.start_puzzle(&alice, kind));
     assert!(matches!(r, Refusal::RateLimited { .. }), "{r:?}");
+}
+
+#[test]
+fn an_unacknowledged_announcement_is_delivered_by_the_outbox() {
+    let dir = tempfile::tempdir().expect("dir");
+    let clock = Arc::new(ManualClock::new(T0));
+    let app = App::new(
+        Store::open(dir.path().join("t.db")).expect("store"),
+        clock.clone(),
+        Arc::new(SeededDice::new(5)),
+    );
+    let (alice, bob) = (who(1, "alice"), who(2, "bob"));
+    let g = game(&app, &alice, &bob, 800);
+    // The answer to Alice's move never reaches Discord (the process dies,
+    // or Discord refuses it): nobody acknowledges its announcement.
+    let r = app
+        .move_command(&alice, None, "7g7f", thread(800), None)
+        .expect("move");
+    assert_eq!(r.announcements.len(), 1);
+    assert!(app.due_notices(10).expect("due").is_empty(), "grace first");
+    clock.advance(komadai::app::ANNOUNCE_GRACE);
+    let due = app.due_notices(10).expect("due");
+    assert_eq!(due.len(), 1, "{due:?}");
+    assert_eq!(due[0].notice, Notice::Played { game_id: g, ply: 1 });
+    assert_eq!(due[0].places.first(), Some(&800));
+    let text = due[0].reply.msg.localize(Lang::En);
+    assert!(text.contains("alice played P-7f"), "{text}");
+    assert_eq!(due[0].reply.notify, vec![2], "bob is pinged");
+    assert!(due[0].reply.board.is_some());
+    app.ack_notice(due[0].id).expect("ack");
+    // A resignation is announced the same way; an acknowledged one is not.
+    app.game_action(&bob, None, Action::Resign, thread(800))
+        .expect("question");
+    let done = app
+        .press(&bob, &format!("resign-yes:{g}"), thread(800))
+        .expect("resign");
+    assert_eq!(done.announcements.len(), 1);
+    clock.advance(komadai::app::ANNOUNCE_GRACE);
+    let due = app.due_notices(10).expect("due");
+    assert_eq!(due.len(), 1, "{due:?}");
+    assert_eq!(due[0].notice, Notice::Ended { game_id: g });
+    assert!(due[0].reply.msg.localize(Lang::En).contains("aborted"));
 }

@@ -118,16 +118,11 @@ impl Caps {
         let mut c = Caps::default();
         let count = |name: &'static str, v: &mut i64| -> Result<(), CapsError> {
             if let Some(s) = lookup(name) {
-                *v = s
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|n| *n >= 0)
-                    .ok_or(CapsError {
-                        name,
-                        value: s,
-                        expected: "a whole number ≥ 0",
-                    })?;
+                *v = s.trim().parse().ok().filter(|n| *n >= 0).ok_or(CapsError {
+                    name,
+                    value: s,
+                    expected: "a whole number ≥ 0",
+                })?;
             }
             Ok(())
         };

@@ -294,7 +294,12 @@ impl App {
     /// thinking and its answer will be posted in the game's place (the
     /// durable job is already stored with the human's move). Never fails:
     /// the human's move is committed.
-    pub(super) fn with_computer_answer(&self, reply: Reply, game_id: i64, lang: crate::i18n::Lang) -> Reply {
+    pub(super) fn with_computer_answer(
+        &self,
+        reply: Reply,
+        game_id: i64,
+        lang: crate::i18n::Lang,
+    ) -> Reply {
         match self.computer_reply(game_id, lang, INLINE_WAIT, None) {
             Ok(Some(answer)) => {
                 let mut combined = answer.after(reply.msg);
@@ -311,13 +316,9 @@ impl App {
                     tracing::error!(game_id, error = %e, "the computer's answer failed; the worker retries");
                 }
                 // The worker takes the job at once.
-                let released = self
-                    .store()
-                    .and_then(|mut s| {
-                        s.transaction(|tx| -> AppResult<()> {
-                            Ok(tx.release_computer_job(game_id)?)
-                        })
-                    });
+                let released = self.store().and_then(|mut s| {
+                    s.transaction(|tx| -> AppResult<()> { Ok(tx.release_computer_job(game_id)?) })
+                });
                 if let Err(e) = released {
                     tracing::warn!(game_id, error = %e, "releasing the computer's job failed; its claim expires");
                 }
@@ -344,7 +345,12 @@ impl App {
             if self.engine.is_shut_down() {
                 break;
             }
-            match self.computer_reply(game_id, crate::i18n::Lang::En, WORKER_WAIT, Some(WORKER_WAIT)) {
+            match self.computer_reply(
+                game_id,
+                crate::i18n::Lang::En,
+                WORKER_WAIT,
+                Some(WORKER_WAIT),
+            ) {
                 Ok(Some(reply)) => {
                     played += 1;
                     // Nobody waits for this reply: deliver its announcement now.

@@ -28,7 +28,7 @@ pub use learn::{Lesson, LESSONS};
 pub use message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Who};
 pub use play::{
     handicap_from, handicap_name, rule_from, rule_name, stored_outcome, variant_name, Action,
-    ChallengeOptions, SettingsChange, DAYS_PER_MOVE,
+    ChallengeOptions, SettingsChange, ANNOUNCE_GRACE, DAYS_PER_MOVE,
 };
 pub use puzzle::{day_of, PuzzleKind, PUZZLE_NODES};
 pub use scheduler::{DueNotice, Notice};

@@ -222,7 +222,12 @@ impl App {
     /// Inside a game's thread a command means that game or nothing: its
     /// players get it (finished or not; the caller checks the status), anyone
     /// else and any other `game:` are refused with the thread's game named.
-    fn in_thread(tx: &Tx<'_>, caller: &Caller, game: Option<i64>, row: GameRow) -> AppResult<Loaded> {
+    fn in_thread(
+        tx: &Tx<'_>,
+        caller: &Caller,
+        game: Option<i64>,
+        row: GameRow,
+    ) -> AppResult<Loaded> {
         if !row.has_player(caller.id) || game.is_some_and(|id| id != row.id) {
             return Err(Refusal::ThreadIsGame {
                 game_id: row.id,
@@ -254,15 +259,14 @@ impl App {
             same_server(l.row.guild_id, place)?;
             return Ok(l);
         }
-        // A member's games on another server are not meant here.
-        let active: Vec<GameRow> = tx
-            .active_games_of(caller.id)?
-            .into_iter()
-            .filter(|g| same_server(g.guild_id, place).is_ok())
-            .collect();
+        let active = tx.active_games_of(caller.id)?;
         match active.len() {
             0 => Err(Refusal::NoActiveGame.into()),
-            1 => Self::load(tx, active[0].id),
+            1 => {
+                // The only game, unless it belongs to another server.
+                same_server(active[0].guild_id, place)?;
+                Self::load(tx, active[0].id)
+            }
             _ => {
                 let mut lines = Vec::new();
                 for g in &active {
@@ -286,6 +290,7 @@ impl App {
             Err(AppError::Refused(Refusal::NoActiveGame)) => {
                 let recent = tx.recent_games_of(caller.id, 1)?;
                 let g = recent.first().ok_or(Refusal::NoActiveGame)?;
+                same_server(g.guild_id, place)?;
                 Self::load(tx, g.id)
             }
             other => other,
@@ -606,6 +611,11 @@ impl App {
 
     /// Rematch of a finished game: a challenge to the opponent with colours swapped.
     pub fn rematch(&self, caller: &Caller, game_id: i64) -> AppResult {
+        self.rematch_in(caller, game_id, Place::default())
+    }
+
+    /// [`App::rematch`] asked from `place` (the Rematch button).
+    fn rematch_in(&self, caller: &Caller, game_id: i64, place: Place) -> AppResult {
         let now = self.now();
         let mut store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
@@ -616,6 +626,7 @@ impl App {
             if row.status != "finished" {
                 return Err(Refusal::GameNotFinished.into());
             }
+            same_server(row.guild_id, place)?;
             let opponent = row.opponent_of(caller.id);
             if super::level_of(opponent).is_some() {
                 return Err(Refusal::ComputerTakesNoChallenge.into());
@@ -1085,6 +1096,7 @@ impl App {
             };
             let ending = Self::finish(tx, &l, outcome, now)?;
             l.row.status = "finished".into();
+            let announcement = queue_notice(tx, &super::Notice::Ended { game_id: l.row.id }, now)?;
             let me = Self::player(tx, caller.id)?;
             let mut r = Reply::public(
                 Msg::GameOver {
@@ -1095,6 +1107,7 @@ impl App {
             );
             r.board = Some(Self::board_view(&l, &me));
             r.notify = vec![l.row.opponent_of(caller.id)];
+            r.announcements = vec![announcement];
             if !l.against_computer() {
                 r.buttons.push(ButtonAction::Rematch.button(l.row.id));
             }
@@ -1130,7 +1143,7 @@ impl App {
         match computer {
             Some(level) => {
                 let comp = Caller::new(super::computer_id(level), "komadai", caller.lang);
-                let mut r = self.answer_takeback(&comp, game_id, true)?;
+                let mut r = self.answer_takeback(&comp, game_id, true, Place::default())?;
                 r.lang = caller.lang;
                 r.notify = Vec::new();
                 Ok(r)
@@ -1179,12 +1192,18 @@ impl App {
         })
     }
 
-    /// The opponent answers a takeback request.
-    pub fn answer_takeback(&self, caller: &Caller, game_id: i64, yes: bool) -> AppResult {
+    /// The opponent answers a takeback request (the button pressed in `place`).
+    pub fn answer_takeback(
+        &self,
+        caller: &Caller,
+        game_id: i64,
+        yes: bool,
+        place: Place,
+    ) -> AppResult {
         let now = self.now();
         let mut store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
-            let mut l = Self::pick_game(tx, caller, Some(game_id), Place::default())?;
+            let mut l = Self::pick_game(tx, caller, Some(game_id), place)?;
             let Some(by) = l.row.takeback_by.filter(|&by| by != caller.id) else {
                 return Err(Refusal::NothingToConfirm.into());
             };
@@ -1428,11 +1447,11 @@ impl App {
             ButtonAction::Accept => self.accept(caller, id, place),
             ButtonAction::Decline => self.close(caller, id, false, place),
             ButtonAction::Cancel => self.close(caller, id, true, place),
-            ButtonAction::TakebackYes => self.answer_takeback(caller, id, true),
-            ButtonAction::TakebackNo => self.answer_takeback(caller, id, false),
+            ButtonAction::TakebackYes => self.answer_takeback(caller, id, true, place),
+            ButtonAction::TakebackNo => self.answer_takeback(caller, id, false, place),
             ButtonAction::CountYes => self.game_action(caller, Some(id), Action::Count, place),
             ButtonAction::Declare => self.game_action(caller, Some(id), Action::Declare, place),
-            ButtonAction::Rematch => self.rematch(caller, id),
+            ButtonAction::Rematch => self.rematch_in(caller, id, place),
             ButtonAction::ResignYes => {
                 self.game_action(caller, Some(id), Action::ResignConfirmed, place)
             }
@@ -1534,8 +1553,14 @@ pub const ANNOUNCE_GRACE: i64 = 60;
 /// Queues the announcement of ply `ply` of `game_id` in the game's place,
 /// due after [`ANNOUNCE_GRACE`]; returns its outbox id.
 fn queue_played(tx: &Tx<'_>, game_id: i64, ply: i64, now: i64) -> AppResult<i64> {
-    let payload = serde_json::to_string(&super::Notice::Played { game_id, ply })
-        .map_err(|e| AppError::Internal(format!("notice: {e}")))?;
+    queue_notice(tx, &super::Notice::Played { game_id, ply }, now)
+}
+
+/// Queues `notice` as the announcement of a public reply, due after
+/// [`ANNOUNCE_GRACE`]; returns its outbox id.
+fn queue_notice(tx: &Tx<'_>, notice: &super::Notice, now: i64) -> AppResult<i64> {
+    let payload =
+        serde_json::to_string(notice).map_err(|e| AppError::Internal(format!("notice: {e}")))?;
     Ok(tx.push_outbox_due(&payload, now, now + ANNOUNCE_GRACE)?)
 }
 

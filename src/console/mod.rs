@@ -63,7 +63,8 @@ pub fn run(args: &ConsoleArgs) -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or_else(|| crate::app::SystemClock.now_secs());
     let clock = Arc::new(ManualClock::new(start));
     let seed = args.seed.unwrap_or(start.unsigned_abs());
-    let app = App::new(store, clock.clone(), Arc::new(SeededDice::new(seed)));
+    let app = App::new(store, clock.clone(), Arc::new(SeededDice::new(seed)))
+        .with_caps(crate::app::Caps::from_env()?);
     app.load_puzzles()
         .map_err(|e| format!("loading the puzzles: {e}"))?;
     if let Some(dir) = &args.out {
@@ -170,6 +171,10 @@ impl Console {
                 if let Err(e) = self.app.tick() {
                     out.push(self.print_internal("console", &e.to_string()));
                     return out;
+                }
+                // The computer's replies that could not be played at once.
+                if let Err(e) = self.app.run_computer_jobs() {
+                    out.push(self.print_internal("console", &e.to_string()));
                 }
                 match self.app.pending_notices() {
                     Ok(list) => {

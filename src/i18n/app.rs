@@ -1,7 +1,9 @@
 //! Sentences of the app layer: every [`Msg`] and [`Refusal`] in English and German.
 
 use super::{Lang, Localize};
-use crate::app::{ButtonAction, ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Who};
+use crate::app::{
+    ButtonAction, ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Who,
+};
 use crate::shogi::{DeclarationMissing, DrawReason, Handicap, Outcome, WinReason};
 
 /// A Unix time as `YYYY-MM-DD HH:MM UTC`.
