@@ -350,7 +350,11 @@ fn challenges_expire_decline_cancel_and_rematch() {
     let out = c.run(
         "alice challenge @bob rated=no color=sente\nbob accept\nalice resign\nalice press resign-yes:1\nbob rematch 1\nalice press accept:2\n",
     );
-    assert!(text(&out[2]).contains("aborts the game"), "{}", text(&out[2]));
+    assert!(
+        text(&out[2]).contains("aborts the game"),
+        "{}",
+        text(&out[2])
+    );
     assert_eq!(out[2]["visibility"], "caller");
     assert!(text(&out[3]).contains("aborted"), "{}", text(&out[3]));
     assert_eq!(out[3]["buttons"][0], "rematch:1");

@@ -1098,7 +1098,17 @@ async fn play_the_computer_with_a_hint_and_an_analysis() {
     assert!(a.content().starts_with("Tipp: "), "{}", a.content());
     // Resign, then the analysis with its graph.
     let a = command(&fake, ALICE, "en-US", CHANNEL, "resign", json!([])).await;
+    assert!(
+        a.ephemeral(),
+        "the question is only for Alice: {}",
+        a.content()
+    );
+    assert!(a.content().contains("aborts the game"), "{}", a.content());
+    assert_eq!(a.buttons(), ["resign-yes:1", "resign-no:1"]);
+    let id = fake.button(ALICE, "en-US", CHANNEL, "resign-yes:1");
+    let a = answer(&fake, &id).await;
     assert!(!a.ephemeral(), "{}", a.content());
+    assert!(a.content().contains("is over"), "{}", a.content());
     let a = command(&fake, ALICE, "en-US", CHANNEL, "analyze", json!([])).await;
     assert!(a.has_png(), "the evaluation graph is attached");
     assert!(
@@ -1625,6 +1635,17 @@ async fn server_errors_are_retried_later_not_dropped() {
         fake.fail("POST", &path, Fault::Status(502), Some(3));
     })
     .await;
+    // The outbox waits (30 s, doubling) before it tries a failed notice
+    // again: move the bot's clock on while waiting.
+    let ticking = {
+        let clock = clock.clone();
+        tokio::spawn(async move {
+            for _ in 0..100 {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                clock.advance(60);
+            }
+        })
+    };
     let delivered = fake
         .wait_for(Duration::from_secs(40), |calls| {
             messages_in(calls, &thread)
@@ -1632,6 +1653,7 @@ async fn server_errors_are_retried_later_not_dropped() {
                 .find(|c| c.content().contains("is over"))
         })
         .await;
+    ticking.abort();
     assert!(
         delivered.is_some(),
         "the timeout arrives after six server errors"

@@ -196,9 +196,15 @@ async fn play(fake: Fake, db: PathBuf, g: usize, game: i64, plan: Plan, figures:
         let resign =
             ply >= MAX_PLIES || refusals_here.1 >= 5 || matches!(plan, Plan::Resign(n) if ply >= n);
         if resign {
+            // /resign asks first; the player presses Resign.
             let a = ask(&fake, mover, "resign", json!([opt("game", 4, json!(game))])).await;
-            if a.is_some_and(|a| !a.ephemeral()) {
-                figures.resigned.fetch_add(1, Ordering::SeqCst);
+            let confirm = format!("resign-yes:{game}");
+            if a.is_some_and(|a| a.buttons().contains(&confirm)) {
+                let id = fake.button(mover, "en-US", CHANNEL, &confirm);
+                let done = fake.answer(&id, ANSWER_WAIT).await.map(|a| a.call);
+                if done.is_some_and(|a| !a.ephemeral()) {
+                    figures.resigned.fetch_add(1, Ordering::SeqCst);
+                }
             }
             continue;
         }
