@@ -31,7 +31,7 @@ pub use play::{
     ChallengeOptions, SettingsChange, ANNOUNCE_GRACE, DAYS_PER_MOVE,
 };
 pub use puzzle::{day_of, PuzzleKind, PUZZLE_NODES};
-pub use scheduler::{DueNotice, Notice};
+pub use scheduler::{panic_text, DueNotice, Notice};
 
 use crate::i18n::Lang;
 use crate::store::{Store, StoreError};

@@ -569,7 +569,8 @@ fn failed(store: &mut Store, id: i64, error: &str, now: i64, permanent: bool) {
     }
 }
 
-fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+/// The message of a caught panic (for logs and dead letters).
+pub fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
     panic
         .downcast_ref::<&str>()
         .map(|s| (*s).to_string())

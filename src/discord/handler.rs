@@ -288,7 +288,7 @@ pub(crate) fn render_or_fallback(reply: &Reply) -> Outgoing {
     let error = match rendered {
         Ok(Ok(out)) => return out,
         Ok(Err(e)) => e,
-        Err(panic) => panic_text(&*panic),
+        Err(panic) => crate::app::panic_text(&*panic),
     };
     let game = reply.board.as_ref().map(|b| b.game_id);
     tracing::error!(error = %error, game_id = ?game, "drawing a reply failed, answering with text");
@@ -296,15 +296,6 @@ pub(crate) fn render_or_fallback(reply: &Reply) -> Outgoing {
         .unwrap_or_else(|_| text::stored(reply.lang).to_string());
     let sfen = reply.board.as_ref().map(|b| b.sfen.as_str());
     Outgoing::fallback(reply, &text, sfen.map(|s| text::no_board(reply.lang, s)))
-}
-
-/// The message of a caught panic.
-fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "panic".into())
 }
 
 /// The outcome of a use case, prepared for sending.
