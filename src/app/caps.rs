@@ -10,7 +10,7 @@
 
 use super::message::Refusal;
 use super::AppResult;
-use crate::store::Tx;
+use crate::store::{Reader, Tx};
 
 /// At most `max` uses per `window` seconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,7 +173,7 @@ impl Caps {
     /// Refuses when `user` used up `kind` in the current window, without
     /// recording anything (for requests that record with
     /// [`Caps::record`] only once they succeeded).
-    pub(super) fn check(&self, tx: &Tx<'_>, user: i64, kind: Kind, now: i64) -> AppResult<()> {
+    pub(super) fn check(&self, tx: &Reader<'_>, user: i64, kind: Kind, now: i64) -> AppResult<()> {
         let rate = self.rate(kind);
         let since = now - rate.window;
         if tx.actions_since(user, kind.name(), since)? >= rate.max {
@@ -196,7 +196,7 @@ impl Caps {
     /// past the open-challenge caps.
     pub(super) fn check_challenge(
         &self,
-        tx: &Tx<'_>,
+        tx: &Reader<'_>,
         challenger: i64,
         challenged: Option<i64>,
     ) -> AppResult<()> {
@@ -215,7 +215,7 @@ impl Caps {
     }
 
     /// Refuses a new game between members for `user` past the cap.
-    pub(super) fn check_games(&self, tx: &Tx<'_>, user: i64, you: bool) -> AppResult<()> {
+    pub(super) fn check_games(&self, tx: &Reader<'_>, user: i64, you: bool) -> AppResult<()> {
         if tx.active_game_count(user)? >= self.active_games {
             return Err(Refusal::TooManyGames {
                 max: self.active_games,
@@ -227,7 +227,7 @@ impl Caps {
     }
 
     /// Refuses a new game against the computer for `user` past the cap.
-    pub(super) fn check_computer_games(&self, tx: &Tx<'_>, user: i64) -> AppResult<()> {
+    pub(super) fn check_computer_games(&self, tx: &Reader<'_>, user: i64) -> AppResult<()> {
         if tx.active_computer_games(user)? >= self.computer_games {
             return Err(Refusal::TooManyComputerGames {
                 max: self.computer_games,

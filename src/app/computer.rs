@@ -33,7 +33,7 @@ pub const LADDER: [Option<Handicap>; 8] = [
 /// the order they ended: a win at the handicap of the current step climbs one step; other
 /// games (other handicaps, losses, draws) change nothing. So progress is
 /// kept with the games themselves and can never disagree with them.
-fn ladder_step(tx: &crate::store::Tx<'_>, user: i64) -> AppResult<usize> {
+fn ladder_step(tx: &crate::store::Reader<'_>, user: i64) -> AppResult<usize> {
     let mut step = 0;
     for (handicap, won) in tx.ladder_results(user)? {
         let Some(want) = LADDER.get(step) else { break };
@@ -146,7 +146,7 @@ impl App {
         };
         let computer_first = (start.side_to_move() == Color::Sente) != human_sente;
         let game_id = {
-            let mut store = self.store()?;
+            let store = self.store()?;
             store.transaction(|tx| -> AppResult<_> {
                 super::play::not_in_game_thread(tx, place)?;
                 tx.upsert_player(caller.id, &caller.name, now)?;
@@ -195,7 +195,7 @@ impl App {
     /// current step (after the even game is won, further even games).
     pub fn play_ladder(&self, caller: &Caller, place: Place) -> AppResult {
         let step = {
-            let mut store = self.store()?;
+            let store = self.store()?;
             store.transaction(|tx| ladder_step(tx, caller.id))?
         };
         let opts = ComputerOptions {
@@ -210,7 +210,7 @@ impl App {
     }
 
     /// The caller's ladder step (see [`LADDER`]).
-    pub(super) fn ladder_of(tx: &crate::store::Tx<'_>, user: i64) -> AppResult<usize> {
+    pub(super) fn ladder_of(tx: &crate::store::Reader<'_>, user: i64) -> AppResult<usize> {
         ladder_step(tx, user)
     }
 
@@ -229,7 +229,7 @@ impl App {
         queue_patience: Option<Duration>,
     ) -> AppResult<Option<Reply>> {
         let found = {
-            let mut store = self.store()?;
+            let store = self.store()?;
             store.transaction(|tx| -> AppResult<_> {
                 let l = Self::load(tx, game_id)?;
                 let level = level_of(l.to_move_id()).filter(|_| l.row.status == "active");
@@ -267,7 +267,7 @@ impl App {
         let Some(mv) = result.best else {
             if game.position().legal_moves().is_empty() {
                 // No legal move: the game has ended on the human's move already.
-                let mut store = self.store()?;
+                let store = self.store()?;
                 store.transaction(|tx| tx.finish_computer_job(game_id))?;
                 return Ok(None);
             }
@@ -316,7 +316,7 @@ impl App {
                     tracing::error!(game_id, error = %e, "the computer's answer failed; the worker retries");
                 }
                 // The worker takes the job at once.
-                let released = self.store().and_then(|mut s| {
+                let released = self.store().and_then(|s| {
                     s.transaction(|tx| -> AppResult<()> { Ok(tx.release_computer_job(game_id)?) })
                 });
                 if let Err(e) = released {
@@ -337,7 +337,7 @@ impl App {
     pub fn run_computer_jobs(&self) -> AppResult<usize> {
         let now = self.now();
         let jobs = {
-            let mut store = self.store()?;
+            let store = self.store()?;
             store.transaction(|tx| tx.claim_computer_jobs(now, JOB_LEASE_SECS, 4))?
         };
         let mut played = 0;
@@ -377,7 +377,7 @@ impl App {
     /// Records one successful use of a rate-limited request.
     fn record_use(&self, user: i64, kind: Kind) -> AppResult<()> {
         let now = self.now();
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| super::caps::Caps::record(tx, user, kind, now))
     }
 
@@ -393,7 +393,7 @@ impl App {
     /// move in a game against the computer or a friendly game. Never in rated games.
     pub fn hint(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
         let (g, style) = {
-            let mut store = self.store()?;
+            let store = self.store()?;
             store.transaction(|tx| -> AppResult<_> {
                 let l = Self::pick_game(tx, caller, game, place)?;
                 if l.row.status != "active" {
@@ -453,7 +453,7 @@ impl App {
     /// better move, and the evaluation graph as a PNG attachment.
     pub fn analyze(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
         let (g, row, style, theme) = {
-            let mut store = self.store()?;
+            let store = self.store()?;
             store.transaction(|tx| -> AppResult<_> {
                 let l = Self::pick_game_any(tx, caller, game, place)?;
                 self.caps.check(tx, caller.id, Kind::Analyze, self.now())?;
@@ -621,7 +621,7 @@ mod ladder_tests {
         let r = app.play_ladder(who, Place::default()).expect("ladder game");
         let id = r.board.as_ref().expect("board").game_id;
         let handicap = app
-            .with_store(|st| st.reader().game(id))
+            .with_store(|st| st.read(|r| r.game(id)))
             .expect("store")
             .expect("read")
             .expect("game")

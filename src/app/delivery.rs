@@ -8,7 +8,7 @@ use crate::i18n::Lang;
 impl App {
     /// Remembers the thread a game lives in (replies and notices go there).
     pub fn set_game_thread(&self, game_id: i64, thread: i64) -> AppResult<()> {
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| tx.set_thread(game_id, thread))?;
         Ok(())
     }
@@ -16,7 +16,7 @@ impl App {
     /// The game's thread, else the channel it was started in.
     pub fn game_channel(&self, game_id: i64) -> AppResult<Option<i64>> {
         let store = self.store()?;
-        let row = store.reader().game(game_id)?;
+        let row = store.read(|r| r.game(game_id))?;
         Ok(row.and_then(|g| g.thread_id.or(g.channel_id)))
     }
 
@@ -24,8 +24,8 @@ impl App {
     /// the channel of an expired challenge (the first of
     /// [`DueNotice::places`](super::DueNotice)).
     pub fn notice_channel(&self, notice: &Notice) -> AppResult<Option<i64>> {
-        let mut store = self.store()?;
-        let places = store.transaction(|tx| super::scheduler::notice_places(tx, notice))?;
+        let store = self.store()?;
+        let places = store.read(|tx| super::scheduler::notice_places(tx, notice))?;
         Ok(places.first().copied())
     }
 
@@ -35,14 +35,14 @@ impl App {
         let Ok(store) = self.store() else {
             return false;
         };
-        let player = store.reader().player(user).ok().flatten();
+        let player = store.read(|r| r.player(user)).ok().flatten();
         player.is_some_and(|p| p.settings.dms)
     }
 
     /// A direct message to `user` could not be delivered: turns their turn
     /// DMs off (so this is said once) and returns the language to tell them in.
     pub fn dms_failed(&self, user: i64) -> AppResult<Lang> {
-        let mut store = self.store()?;
+        let store = self.store()?;
         let lang = store.transaction(|tx| -> AppResult<Lang> {
             let Some(p) = tx.player(user)? else {
                 return Ok(Lang::En);

@@ -4,14 +4,12 @@
 //! an illegal try is refused by the rules core with the rule it breaks, which
 //! is the lesson. The words are in `i18n::learn`.
 
-use rusqlite::{params, OptionalExtension};
-
 use super::message::{Msg, Refusal};
 use super::{check_len, App, AppResult, BoardView, Caller, ComputerOptions, Place, Reply};
 use crate::engine::Level;
 use crate::notation::{format_move, parse_move, InputContext, Style};
 use crate::shogi::{Move, Position, Variant};
-use crate::store::{Settings, StoreError, Tx};
+use crate::store::{Reader, Settings, Tx};
 
 /// The exercises of the course, in order (the words: `i18n::lesson_text`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,40 +134,24 @@ const COURSE: [(Lesson, &str, Goal); 15] = [
 /// Number of lessons (the last one is the minishogi game).
 pub const LESSONS: usize = COURSE.len();
 
-fn db(e: rusqlite::Error) -> StoreError {
-    StoreError::from(e)
-}
-
 fn position_of(index: usize) -> AppResult<Position> {
     let (_, sfen, _) = &COURSE[index.min(LESSONS - 1)];
     Position::from_sfen(sfen).map_err(|e| super::AppError::Internal(format!("lesson {index}: {e}")))
 }
 
-fn current(tx: &Tx<'_>, user: i64) -> AppResult<usize> {
-    let n: Option<i64> = tx
-        .query_row(
-            "SELECT lesson FROM learn_progress WHERE user_id = ?1",
-            [user],
-            |r| r.get(0),
-        )
-        .optional()
-        .map_err(db)?;
+fn current(tx: &Reader<'_>, user: i64) -> AppResult<usize> {
+    let n = tx.lesson_of(user)?;
     Ok(n.and_then(|n| usize::try_from(n).ok())
         .unwrap_or(0)
         .min(LESSONS - 1))
 }
 
 fn set_current(tx: &Tx<'_>, user: i64, index: usize, now: i64) -> AppResult<()> {
-    tx.execute(
-        "INSERT INTO learn_progress (user_id, lesson, updated_at) VALUES (?1, ?2, ?3)
-         ON CONFLICT (user_id) DO UPDATE SET lesson = ?2, updated_at = ?3",
-        params![user, i64::try_from(index).unwrap_or(0), now],
-    )
-    .map_err(db)?;
+    tx.set_lesson(user, i64::try_from(index).unwrap_or(0), now)?;
     Ok(())
 }
 
-fn settings_of(tx: &Tx<'_>, user: i64) -> AppResult<Settings> {
+fn settings_of(tx: &Reader<'_>, user: i64) -> AppResult<Settings> {
     Ok(tx.player(user)?.map(|p| p.settings).unwrap_or_default())
 }
 
@@ -211,7 +193,7 @@ impl App {
         }
         let now = self.now();
         let start_game = {
-            let mut store = self.store()?;
+            let store = self.store()?;
             store.transaction(|tx| -> AppResult<Option<Reply>> {
                 tx.upsert_player(caller.id, &caller.name, now)?;
                 let settings = settings_of(tx, caller.id)?;
@@ -313,15 +295,14 @@ impl App {
             .take(super::MAX_ARG_CHARS)
             .collect::<String>()
             .to_lowercase();
-        let mut store = self.store()?;
-        let (index, style) = store.transaction(|tx| -> AppResult<_> {
+        let store = self.store()?;
+        let (index, style) = store.read(|tx| -> AppResult<_> {
             let settings = settings_of(tx, caller.id)?;
             Ok((
                 current(tx, caller.id)?,
                 Style::from_name(&settings.notation).unwrap_or_default(),
             ))
         })?;
-        drop(store);
         if matches!(COURSE[index].2, Goal::Game) {
             return Ok(Vec::new());
         }

@@ -20,7 +20,7 @@ mod replay;
 mod scheduler;
 mod stored;
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 pub use caps::{Caps, CapsError, Rate};
 pub use computer::{computer_id, computer_who, level_from, level_of, ComputerOptions, LADDER};
@@ -439,7 +439,7 @@ pub type AppResult<T = Reply> = Result<T, AppError>;
 
 /// The application: the store, the clock and the dice.
 pub struct App {
-    store: Mutex<Store>,
+    store: Store,
     clock: Arc<dyn Clock>,
     dice: Arc<dyn Dice>,
     /// Game replies and hints.
@@ -462,7 +462,7 @@ impl App {
         let engine = crate::engine::EnginePool::new(1, 4);
         let analysis = crate::engine::EnginePool::new(1, 2);
         App {
-            store: Mutex::new(store),
+            store,
             clock,
             dice,
             engine,
@@ -484,21 +484,15 @@ impl App {
         self.clock.now()
     }
 
-    /// The store. A panic inside a use case unwinds through
-    /// [`Store::transaction`], whose open transaction rolls back when it is
-    /// dropped, so the connection is consistent afterwards and a lock
-    /// poisoned by that panic is taken over instead of failing every later
-    /// request.
-    fn store(&self) -> AppResult<MutexGuard<'_, Store>> {
-        Ok(self
-            .store
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner))
+    /// The store (shared by every request: the database serialises what
+    /// must be serialised).
+    fn store(&self) -> AppResult<&Store> {
+        Ok(&self.store)
     }
 
     /// Runs `f` with the store (for tools and tests).
-    pub fn with_store<T>(&self, f: impl FnOnce(&mut Store) -> T) -> AppResult<T> {
-        Ok(f(&mut *self.store()?))
+    pub fn with_store<T>(&self, f: impl FnOnce(&Store) -> T) -> AppResult<T> {
+        Ok(f(&self.store))
     }
 }
 

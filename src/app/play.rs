@@ -17,7 +17,7 @@ use crate::shogi::{
     declaration_check, Color, EnteringKingRule, Game, GameError, Handicap, Move, Outcome, Position,
     Variant,
 };
-use crate::store::{GameRow, NewChallenge, NewGame, PlayerRow, Settings, Tx};
+use crate::store::{GameRow, NewChallenge, NewGame, PlayerRow, Reader, Settings, Tx};
 
 /// What a challenge asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,19 +192,19 @@ impl Loaded {
 }
 
 impl App {
-    pub(super) fn who(tx: &Tx<'_>, id: i64) -> AppResult<Who> {
+    pub(super) fn who(tx: &Reader<'_>, id: i64) -> AppResult<Who> {
         let name = tx
             .player(id)?
             .map_or_else(|| format!("#{id}"), |p| p.display_name);
         Ok(Who { id, name })
     }
 
-    pub(super) fn player(tx: &Tx<'_>, id: i64) -> AppResult<PlayerRow> {
+    pub(super) fn player(tx: &Reader<'_>, id: i64) -> AppResult<PlayerRow> {
         tx.player(id)?
             .ok_or_else(|| AppError::Internal(format!("player {id} missing")))
     }
 
-    pub(super) fn load(tx: &Tx<'_>, game_id: i64) -> AppResult<Loaded> {
+    pub(super) fn load(tx: &Reader<'_>, game_id: i64) -> AppResult<Loaded> {
         let row = tx.game(game_id)?.ok_or(Refusal::NoSuchGame)?;
         let moves = tx.moves(game_id)?;
         let game = game_from_row(&row, &moves)?;
@@ -212,7 +212,7 @@ impl App {
     }
 
     /// The game whose thread the request comes from, if any.
-    fn thread_game(tx: &Tx<'_>, place: Place) -> AppResult<Option<GameRow>> {
+    fn thread_game(tx: &Reader<'_>, place: Place) -> AppResult<Option<GameRow>> {
         match place.channel {
             Some(ch) => Ok(tx.game_in_thread(ch)?),
             None => Ok(None),
@@ -223,7 +223,7 @@ impl App {
     /// players get it (finished or not; the caller checks the status), anyone
     /// else and any other `game:` are refused with the thread's game named.
     fn in_thread(
-        tx: &Tx<'_>,
+        tx: &Reader<'_>,
         caller: &Caller,
         game: Option<i64>,
         row: GameRow,
@@ -243,7 +243,7 @@ impl App {
     /// [`App::in_thread`]); elsewhere the given id, or the only active game.
     /// With several active games and no id the caller is asked which.
     pub(super) fn pick_game(
-        tx: &Tx<'_>,
+        tx: &Reader<'_>,
         caller: &Caller,
         game: Option<i64>,
         place: Place,
@@ -281,7 +281,7 @@ impl App {
     /// takes the caller's most recent game, finished or not (for `/board`,
     /// `/export`, `/replay`, `/analyze`).
     pub(super) fn pick_game_any(
-        tx: &Tx<'_>,
+        tx: &Reader<'_>,
         caller: &Caller,
         game: Option<i64>,
         place: Place,
@@ -297,7 +297,7 @@ impl App {
         }
     }
 
-    fn game_line(tx: &Tx<'_>, g: &GameRow, me: i64) -> AppResult<GameLine> {
+    fn game_line(tx: &Reader<'_>, g: &GameRow, me: i64) -> AppResult<GameLine> {
         let sente_to_move = g.ply % 2 == 0;
         let start_side_sente = g.start_sfen.split(' ').nth(1) != Some("w");
         let sente_moves = sente_to_move == start_side_sente;
@@ -417,7 +417,7 @@ impl App {
             return Err(Refusal::UnratedVariant.into());
         }
         let now = self.now();
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             tx.upsert_player(caller.id, &caller.name, now)?;
             if let Some((id, name)) = opponent {
@@ -490,7 +490,7 @@ impl App {
         check_len(&caller.name)?;
         let now = self.now();
         let coin = self.dice.coin();
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             tx.upsert_player(caller.id, &caller.name, now)?;
             let c = tx.challenge(challenge_id)?.filter(|c| c.status == "open");
@@ -577,7 +577,7 @@ impl App {
     }
 
     fn close(&self, caller: &Caller, challenge_id: i64, cancel: bool, place: Place) -> AppResult {
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             let Some(c) = tx.challenge(challenge_id)?.filter(|c| c.status == "open") else {
                 return Err(Refusal::NoSuchChallenge.into());
@@ -617,7 +617,7 @@ impl App {
     /// [`App::rematch`] asked from `place` (the Rematch button).
     fn rematch_in(&self, caller: &Caller, game_id: i64, place: Place) -> AppResult {
         let now = self.now();
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             let row = tx.game(game_id)?.ok_or(Refusal::NoSuchGame)?;
             if !row.has_player(caller.id) {
@@ -710,11 +710,15 @@ impl App {
             check_len(r)?;
         }
         let now = self.now();
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             tx.upsert_player(caller.id, &caller.name, now)?;
+            // The request id is claimed first: a duplicate sent to another
+            // process at the same moment waits for this transaction and then
+            // gets its answer, never a second move.
             if let Some(rid) = request_id {
-                if let Some(done) = tx.answered(rid)? {
+                if !tx.claim_request(rid, now)? {
+                    let done = tx.answered(rid)?.unwrap_or_default();
                     let (g, p) = done.split_once(':').unwrap_or(("0", "0"));
                     let msg = Msg::AlreadyDone {
                         game_id: g.parse().unwrap_or(0),
@@ -781,7 +785,7 @@ impl App {
             // unless the front end posts this reply and acknowledges it.
             let announcement = queue_played(tx, l.row.id, ply, now)?;
             if let Some(rid) = request_id {
-                tx.remember_request(rid, &format!("{}:{ply}", l.row.id), now)?;
+                tx.answer_request(rid, &format!("{}:{ply}", l.row.id))?;
             }
             let text = format_move(&before, mv, style, ctx.previous);
             let msg = Msg::MovePlayed {
@@ -836,8 +840,8 @@ impl App {
             .take(super::MAX_ARG_CHARS)
             .collect::<String>()
             .to_lowercase();
-        let mut store = self.store()?;
-        let out = store.transaction(|tx| -> AppResult<_> {
+        let store = self.store()?;
+        let out = store.read(|tx| -> AppResult<_> {
             let (pos, prev, style) = match Self::puzzle_for_move(tx, caller, game, place)? {
                 Some(puzzle) => puzzle,
                 None => {
@@ -886,7 +890,7 @@ impl App {
     }
 
     pub(super) fn show_board(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             tx.upsert_player(caller.id, &caller.name, self.now())?;
             let l = Self::pick_game_any(tx, caller, game, place)?;
@@ -934,7 +938,7 @@ impl App {
     /// [`super::Notice::Played`]), built from the stored game and worded for
     /// the player who is to answer it. `None` when the game no longer has
     /// that ply (it was taken back).
-    pub fn played_reply(tx: &Tx<'_>, game_id: i64, ply: i64) -> AppResult<Option<Reply>> {
+    pub fn played_reply(tx: &Reader<'_>, game_id: i64, ply: i64) -> AppResult<Option<Reply>> {
         let Some(row) = tx.game(game_id)? else {
             return Ok(None);
         };
@@ -1005,8 +1009,8 @@ impl App {
 
     /// `/games`: the caller's active games.
     pub fn games(&self, caller: &Caller) -> AppResult {
-        let mut store = self.store()?;
-        let lines = store.transaction(|tx| -> AppResult<_> {
+        let store = self.store()?;
+        let lines = store.read(|tx| -> AppResult<_> {
             let mut lines = Vec::new();
             for g in tx.active_games_of(caller.id)? {
                 lines.push(Self::game_line(tx, &g, caller.id)?);
@@ -1026,7 +1030,7 @@ impl App {
         place: Place,
     ) -> AppResult {
         let now = self.now();
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             let mut l = Self::pick_game(tx, caller, game, place)?;
             if l.row.status != "active" {
@@ -1118,7 +1122,7 @@ impl App {
     /// The player pressed "Keep playing" under the resignation question:
     /// nothing changes; the question is replaced by a note.
     fn resign_cancelled(&self, caller: &Caller, game_id: i64, place: Place) -> AppResult {
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             let l = Self::pick_game(tx, caller, Some(game_id), place)?;
             let mut r = Reply::private(Msg::ResignCancelled { game_id: l.row.id }, caller.lang);
@@ -1137,7 +1141,9 @@ impl App {
         };
         let computer = {
             let store = self.store()?;
-            let row = store.reader().game(game_id)?.ok_or(Refusal::NoSuchGame)?;
+            let row = store
+                .read(|r| r.game(game_id))?
+                .ok_or(Refusal::NoSuchGame)?;
             super::level_of(row.opponent_of(caller.id))
         };
         match computer {
@@ -1154,7 +1160,7 @@ impl App {
 
     fn request_takeback(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
         let now = self.now();
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             let l = Self::pick_game(tx, caller, game, place)?;
             if l.row.status != "active" {
@@ -1201,7 +1207,7 @@ impl App {
         place: Place,
     ) -> AppResult {
         let now = self.now();
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             let mut l = Self::pick_game(tx, caller, Some(game_id), place)?;
             let Some(by) = l.row.takeback_by.filter(|&by| by != caller.id) else {
@@ -1247,8 +1253,8 @@ impl App {
         format: RecordFormat,
         place: Place,
     ) -> AppResult {
-        let mut store = self.store()?;
-        store.transaction(|tx| -> AppResult<_> {
+        let store = self.store()?;
+        store.read(|tx| -> AppResult<_> {
             let l = Self::pick_game_any(tx, caller, game, place)?;
             let mut rec = GameRecord::from_game(&l.game);
             rec.sente = Some(Self::who(tx, l.row.sente)?.name);
@@ -1284,8 +1290,8 @@ impl App {
     /// is released (a long game takes a moment).
     pub fn export_gif(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
         let (l, view) = {
-            let mut store = self.store()?;
-            store.transaction(|tx| -> AppResult<_> {
+            let store = self.store()?;
+            store.read(|tx| -> AppResult<_> {
                 let l = Self::pick_game_any(tx, caller, game, place)?;
                 let me = Self::player(tx, caller.id)?;
                 let view = Self::board_view(&l, &me);
@@ -1314,7 +1320,7 @@ impl App {
     /// `/settings`: changes the given settings (each `None` stays) and shows them.
     pub fn settings(&self, caller: &Caller, change: &SettingsChange) -> AppResult {
         let now = self.now();
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             tx.upsert_player(caller.id, &caller.name, now)?;
             let mut s = Self::player(tx, caller.id)?.settings;
@@ -1359,7 +1365,7 @@ impl App {
     /// `/stats` of `user` (the caller when `None`).
     pub fn stats(&self, caller: &Caller, user: Option<i64>) -> AppResult {
         let now = self.now();
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
             tx.upsert_player(caller.id, &caller.name, now)?;
             let id = user.unwrap_or(caller.id);
@@ -1396,7 +1402,7 @@ impl App {
     /// `/leaderboard` of a server (everyone when `guild` is `None`).
     pub fn leaderboard(&self, caller: &Caller, guild: Option<i64>) -> AppResult {
         let store = self.store()?;
-        let rows = store.reader().leaderboard(guild, 10)?;
+        let rows = store.read(|r| r.leaderboard(guild, 10))?;
         let list = rows
             .into_iter()
             .map(|p| {
@@ -1416,7 +1422,7 @@ impl App {
     /// The display name of a user, if known.
     pub fn display_name(&self, user: i64) -> Option<String> {
         let store = self.store().ok()?;
-        let p = store.reader().player(user).ok().flatten()?;
+        let p = store.read(|r| r.player(user)).ok().flatten()?;
         Some(p.display_name)
     }
 
@@ -1426,8 +1432,7 @@ impl App {
             return client;
         };
         match store
-            .reader()
-            .player(user)
+            .read(|r| r.player(user))
             .ok()
             .flatten()
             .and_then(|p| p.settings.language)
@@ -1532,7 +1537,7 @@ fn same_server(home: Option<i64>, place: Place) -> Result<(), Refusal> {
 
 /// Refuses starting something new inside a game's thread (a command there
 /// means that game or nothing).
-pub(super) fn not_in_game_thread(tx: &Tx<'_>, place: Place) -> AppResult<()> {
+pub(super) fn not_in_game_thread(tx: &Reader<'_>, place: Place) -> AppResult<()> {
     if let Some(ch) = place.channel {
         if let Some(row) = tx.game_in_thread(ch)? {
             return Err(Refusal::ThreadIsGame {
@@ -1608,11 +1613,11 @@ fn takeback_plies(l: &Loaded, user: i64) -> usize {
     }
 }
 
-pub(super) fn stored_ending_pub(tx: &Tx<'_>, row: &GameRow) -> AppResult<Option<Ending>> {
+pub(super) fn stored_ending_pub(tx: &Reader<'_>, row: &GameRow) -> AppResult<Option<Ending>> {
     stored_ending(tx, row)
 }
 
-fn stored_ending(tx: &Tx<'_>, row: &GameRow) -> AppResult<Option<Ending>> {
+fn stored_ending(tx: &Reader<'_>, row: &GameRow) -> AppResult<Option<Ending>> {
     let (Some(result), Some(reason)) = (&row.result, &row.reason) else {
         return Ok(None);
     };

@@ -17,8 +17,8 @@ impl App {
         ply: Option<usize>,
         place: Place,
     ) -> AppResult {
-        let mut store = self.store()?;
-        store.transaction(|tx| -> AppResult {
+        let store = self.store()?;
+        store.read(|tx| -> AppResult {
             let l = Self::pick_game_any(tx, caller, game, place)?;
             let me = Self::player(tx, caller.id)?;
             let style = Style::from_name(&me.settings.notation).unwrap_or_default();

@@ -26,7 +26,9 @@ use super::message::{Msg, Refusal, Who};
 use super::{App, AppError, AppResult, Reply, Visibility, DAY};
 use crate::i18n::Lang;
 use crate::shogi::Outcome;
-use crate::store::{DeadlineRow, GameRow, OutboxRow, QuarantineRow, Store, StoreResult, Tx};
+use crate::store::{
+    DeadlineRow, GameRow, OutboxRow, QuarantineRow, Reader, Store, StoreResult, Tx,
+};
 
 /// A notice waiting in the outbox.
 ///
@@ -143,36 +145,36 @@ impl App {
     /// Items that fail are quarantined and logged; they never stop the step.
     pub fn tick(&self) -> AppResult<usize> {
         let now = self.now();
-        let mut store = self.store()?;
-        let (challenges, overdue, idle, deadlines, mut bad_games, bad_challenges) = {
-            let r = store.reader();
-            (
-                r.expired_challenge_ids(now)?,
-                r.overdue_game_ids(now)?,
-                r.idle_computer_game_ids(now.saturating_sub(Self::COMPUTER_IDLE))?,
-                r.deadline_rows()?,
-                r.quarantined_ids(GAME)?,
-                r.quarantined_ids(CHALLENGE)?,
-            )
-        };
+        let store = self.store()?;
+        let (challenges, overdue, idle, deadlines, mut bad_games, bad_challenges) =
+            store.read(|r| -> AppResult<_> {
+                Ok((
+                    r.expired_challenge_ids(now)?,
+                    r.overdue_game_ids(now)?,
+                    r.idle_computer_game_ids(now.saturating_sub(Self::COMPUTER_IDLE))?,
+                    r.deadline_rows()?,
+                    r.quarantined_ids(GAME)?,
+                    r.quarantined_ids(CHALLENGE)?,
+                ))
+            })?;
         let mut step = Step::default();
         for id in challenges {
             if !bad_challenges.contains(&id) {
-                step.run(&mut store, CHALLENGE, id, now, |tx| {
+                step.run(store, CHALLENGE, id, now, |tx| {
                     Self::expire_challenge(tx, id, now)
                 });
             }
         }
         for id in overdue {
             if !bad_games.contains(&id)
-                && !step.run(&mut store, GAME, id, now, |tx| Self::time_out(tx, id, now))
+                && !step.run(store, GAME, id, now, |tx| Self::time_out(tx, id, now))
             {
                 bad_games.push(id);
             }
         }
         for id in idle {
             if !bad_games.contains(&id)
-                && !step.run(&mut store, GAME, id, now, |tx| Self::abandon(tx, id, now))
+                && !step.run(store, GAME, id, now, |tx| Self::abandon(tx, id, now))
             {
                 bad_games.push(id);
             }
@@ -181,7 +183,7 @@ impl App {
             if bad_games.contains(&d.game_id) || reminder_bits(&d, now) == 0 {
                 continue;
             }
-            step.run(&mut store, GAME, d.game_id, now, |tx| {
+            step.run(store, GAME, d.game_id, now, |tx| {
                 Self::remind(tx, d.game_id, now)
             });
         }
@@ -267,7 +269,10 @@ impl App {
             return Ok(0);
         }
         let l = Self::load(tx, id)?;
-        tx.mark_reminded(id, bits)?;
+        if !tx.mark_reminded(id, bits)? {
+            // Another process sent this reminder meanwhile.
+            return Ok(0);
+        }
         let n = Notice::Reminder {
             game_id: id,
             player: l.to_move_id(),
@@ -290,8 +295,8 @@ impl App {
     /// counts as a failed attempt; none of them holds up the others.
     pub fn due_notices(&self, limit: usize) -> AppResult<Vec<DueNotice>> {
         let now = self.now();
-        let mut store = self.store()?;
-        let rows = store.reader().due_outbox(now, limit)?;
+        let store = self.store()?;
+        let rows = store.read(|r| r.due_outbox(now, limit))?;
         let mut out = Vec::new();
         for row in rows {
             let notice = match serde_json::from_str::<Notice>(&row.payload) {
@@ -299,24 +304,24 @@ impl App {
                 Err(e) => {
                     let error = format!("unreadable notice: {e}");
                     tracing::error!(notice = row.id, %error, "notice is a dead letter");
-                    failed(&mut store, row.id, &error, now, true);
+                    failed(store, row.id, &error, now, true);
                     continue;
                 }
             };
             let built = catch_unwind(AssertUnwindSafe(|| {
-                store.transaction(|tx| Self::deliverable(tx, &row, notice, now))
+                store.transaction(|tx| Self::deliverable(tx, &row, notice.clone(), now))
             }));
             match built {
                 Ok(Ok(Some(d))) => out.push(d),
                 Ok(Ok(None)) => {}
                 Ok(Err(e)) => {
                     tracing::error!(notice = row.id, error = %e, "building a notice failed");
-                    failed(&mut store, row.id, &e.to_string(), now, false);
+                    failed(store, row.id, &e.to_string(), now, false);
                 }
                 Err(panic) => {
                     let error = panic_text(&*panic);
                     tracing::error!(notice = row.id, %error, "building a notice panicked");
-                    failed(&mut store, row.id, &error, now, false);
+                    failed(store, row.id, &error, now, false);
                 }
             }
         }
@@ -331,6 +336,11 @@ impl App {
         notice: Notice,
         now: i64,
     ) -> AppResult<Option<DueNotice>> {
+        // Claimed first: a notice another process took meanwhile (or
+        // delivered) is skipped, so each is delivered by one process.
+        if !tx.claim_outbox(row.id, now, now.saturating_add(Self::NOTICE_LEASE))? {
+            return Ok(None);
+        }
         let Some((reply, places, dm)) = Self::notice_reply(tx, &notice)? else {
             tx.ack_outbox(row.id)?;
             return Ok(None);
@@ -350,7 +360,7 @@ impl App {
     /// longer matters.
     #[allow(clippy::type_complexity)]
     fn notice_reply(
-        tx: &Tx<'_>,
+        tx: &Reader<'_>,
         notice: &Notice,
     ) -> AppResult<Option<(Reply, Vec<i64>, Option<i64>)>> {
         Ok(Some(match *notice {
@@ -450,7 +460,7 @@ impl App {
     /// "Game over" for a finished game, pinging both players, with a
     /// Rematch button between members; `None` when the game is gone or not
     /// finished.
-    fn ending_reply(tx: &Tx<'_>, game_id: i64) -> AppResult<Option<(GameRow, Reply)>> {
+    fn ending_reply(tx: &Reader<'_>, game_id: i64) -> AppResult<Option<(GameRow, Reply)>> {
         let Some(row) = tx.game(game_id)? else {
             return Ok(None);
         };
@@ -477,7 +487,7 @@ impl App {
 
     /// Marks a notice as delivered (removes it).
     pub fn ack_notice(&self, id: i64) -> AppResult<()> {
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| tx.ack_outbox(id))?;
         Ok(())
     }
@@ -488,7 +498,7 @@ impl App {
     /// missing: retrying cannot help).
     pub fn notice_failed(&self, id: i64, error: &str, permanent: bool) -> AppResult<()> {
         let now = self.now();
-        let mut store = self.store()?;
+        let store = self.store()?;
         if store.transaction(|tx| tx.outbox_failed(id, error, now, permanent))? {
             tracing::warn!(notice = id, error, "notice is a dead letter");
         }
@@ -498,7 +508,7 @@ impl App {
     /// Makes a notice due now (also a dead letter: delivered again).
     pub fn release_notice(&self, id: i64) -> AppResult<()> {
         let now = self.now();
-        let mut store = self.store()?;
+        let store = self.store()?;
         store.transaction(|tx| tx.release_outbox(id, now))?;
         Ok(())
     }
@@ -506,19 +516,19 @@ impl App {
     /// The dead letters, oldest first.
     pub fn dead_letters(&self) -> AppResult<Vec<OutboxRow>> {
         let store = self.store()?;
-        Ok(store.reader().dead_letters()?)
+        Ok(store.read(|r| r.dead_letters())?)
     }
 
     /// The items the scheduler quarantined, most recent failure first.
     pub fn quarantine_list(&self) -> AppResult<Vec<QuarantineRow>> {
         let store = self.store()?;
-        Ok(store.reader().quarantined()?)
+        Ok(store.read(|r| r.quarantined())?)
     }
 
     /// Takes an item out of quarantine so the next step tries it again;
     /// false if it was not quarantined.
     pub fn release_quarantined(&self, kind: &str, ref_id: i64) -> AppResult<bool> {
-        let mut store = self.store()?;
+        let store = self.store()?;
         Ok(store.transaction(|tx| tx.release_quarantine(kind, ref_id))?)
     }
 }
@@ -536,11 +546,11 @@ impl Step {
     /// quarantines it. Returns false if it failed.
     fn run(
         &mut self,
-        store: &mut Store,
+        store: &Store,
         kind: &str,
         id: i64,
         now: i64,
-        f: impl FnOnce(&Tx<'_>) -> AppResult<usize>,
+        f: impl FnMut(&Tx<'_>) -> AppResult<usize>,
     ) -> bool {
         let error = match catch_unwind(AssertUnwindSafe(|| store.transaction(f))) {
             Ok(Ok(n)) => {
@@ -563,7 +573,7 @@ impl Step {
 
 /// Records a failed delivery; a failure to record it is only logged (the
 /// notice stays due and is tried again).
-fn failed(store: &mut Store, id: i64, error: &str, now: i64, permanent: bool) {
+fn failed(store: &Store, id: i64, error: &str, now: i64, permanent: bool) {
     if let Err(e) = store.transaction(|tx| tx.outbox_failed(id, error, now, permanent)) {
         tracing::error!(notice = id, error = %e, "recording a failed notice failed");
     }
@@ -616,7 +626,7 @@ fn game_places(row: &GameRow) -> Vec<i64> {
 }
 
 /// `user` if they are a person who turned DMs on.
-fn dm_to(tx: &Tx<'_>, user: i64) -> StoreResult<Option<i64>> {
+fn dm_to(tx: &Reader<'_>, user: i64) -> StoreResult<Option<i64>> {
     if user < 0 {
         return Ok(None);
     }
@@ -626,7 +636,7 @@ fn dm_to(tx: &Tx<'_>, user: i64) -> StoreResult<Option<i64>> {
         .map(|p| p.user_id))
 }
 
-fn lang_of(tx: &Tx<'_>, user: i64) -> StoreResult<Lang> {
+fn lang_of(tx: &Reader<'_>, user: i64) -> StoreResult<Lang> {
     Ok(
         match tx
             .player(user)?
@@ -644,7 +654,7 @@ fn to_json(n: &Notice) -> crate::store::StoreResult<String> {
 }
 
 /// Where a notice belongs, best first (used by `delivery`).
-pub(super) fn notice_places(tx: &Tx<'_>, notice: &Notice) -> StoreResult<Vec<i64>> {
+pub(super) fn notice_places(tx: &Reader<'_>, notice: &Notice) -> StoreResult<Vec<i64>> {
     Ok(match notice {
         Notice::Reminder { game_id, .. }
         | Notice::Timeout { game_id }

@@ -27,7 +27,8 @@ use crate::store::Store;
 /// Options of `komadai console`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ConsoleArgs {
-    /// The SQLite database file (created and migrated if needed).
+    /// The database: a SQLite file (created and migrated if needed) or a
+    /// `postgres://user:password@host/database` URL.
     #[arg(long, default_value = "komadai.db", env = "KOMADAI_DB")]
     pub db: PathBuf,
     /// Directory for board images and exported records.
@@ -553,7 +554,7 @@ impl Console {
     fn latest_challenge_for(&self, caller: &Caller) -> Result<i64, AppError> {
         let list = self
             .app
-            .with_store(|s| s.reader().open_challenges_for(caller.id))?
+            .with_store(|s| s.read(|r| r.open_challenges_for(caller.id)))?
             .map_err(AppError::from)?;
         list.into_iter()
             .find(|c| c.data.challenger != caller.id)

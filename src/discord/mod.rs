@@ -36,7 +36,8 @@ const DEFER_MS: u64 = DEFER_AFTER.as_millis() as u64;
 /// Options of `komadai serve` (the bot).
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
-    /// The SQLite database file (created and migrated if needed).
+    /// The database: a SQLite file (created and migrated if needed) or a
+    /// `postgres://user:password@host/database` URL shared by several processes.
     #[arg(long, default_value = "komadai.db", env = "KOMADAI_DB")]
     pub db: PathBuf,
     /// The bot token from the Discord developer portal.

@@ -38,6 +38,11 @@ const BUSY_RETRIES: u32 = 100;
 /// Copies the database at `db` to `dest` (replacing `dest` if it exists).
 /// `db` must exist; it is neither created nor migrated.
 pub fn backup(db: &Path, dest: &Path) -> StoreResult<BackupReport> {
+    if db.to_str().is_some_and(super::is_postgres_url) {
+        return Err(StoreError::Unsupported(
+            "komadai backup copies the SQLite file; back up PostgreSQL with pg_dump",
+        ));
+    }
     if same_file(db, dest) {
         return Err(StoreError::Corrupt(format!(
             "the backup {} would overwrite the database",
@@ -141,7 +146,7 @@ mod tests {
     fn copies_a_database_and_refuses_to_overwrite_it() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("live.db");
-        let mut s = Store::open(&db).unwrap();
+        let s = Store::open(&db).unwrap();
         s.transaction(|tx| tx.upsert_player(1, "alice", 0)).unwrap();
         let dest = dir.path().join("copy.db");
         let report = backup(&db, &dest).unwrap();
@@ -149,7 +154,7 @@ mod tests {
         assert!(report.bytes > 0);
         let copy = Store::open(&dest).unwrap();
         assert_eq!(
-            copy.reader().player(1).unwrap().unwrap().display_name,
+            copy.read(|r| r.player(1)).unwrap().unwrap().display_name,
             "alice"
         );
         assert!(!partial_name(&dest).exists());
@@ -158,7 +163,7 @@ mod tests {
         drop(copy);
         backup(&db, &dest).unwrap();
         let copy = Store::open(&dest).unwrap();
-        assert!(copy.reader().player(2).unwrap().is_some());
+        assert!(copy.read(|r| r.player(2)).unwrap().is_some());
         assert!(backup(&db, &db).is_err());
         assert!(backup(&dir.path().join("missing.db"), &dest).is_err());
     }

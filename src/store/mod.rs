@@ -1,42 +1,61 @@
-//! The SQLite store: players, servers, challenges, games, moves, ratings,
+//! The store: players, servers, challenges, games, moves, ratings,
 //! answered requests, the scheduler's outbox (with retries and dead letters),
-//! the computer's jobs, the quarantine, the action log, and online backups.
+//! the computer's jobs, the quarantine, the action log, puzzles, lessons and
+//! online backups. All SQL of komadai lives in this module; the app calls
+//! typed methods on [`Tx`] (a write transaction) and [`Reader`] (a read-only
+//! one) and sees no database type.
 //!
-//! Synchronous rusqlite; the schema lives only in `migrations/NNNN_name.sql`
-//! (append-only, applied on open by `rusqlite_migration`, version in
-//! `PRAGMA user_version`). Every connection runs in WAL mode with foreign keys
-//! on and a busy timeout.
+//! Two backends run the same queries (`sql.rs`): the embedded SQLite file
+//! (the default, one process) and PostgreSQL (`--db postgres://…`, several
+//! processes over one database). The SQLite schema lives in
+//! `migrations/NNNN_name.sql` (append-only, applied on open by
+//! `rusqlite_migration`, version in `PRAGMA user_version`); PostgreSQL's in
+//! `migrations/postgres/`, numbered by the SQLite version it equals.
 //!
-//! Durability: `synchronous = NORMAL`. In WAL mode a committed transaction is
-//! in the WAL file before `COMMIT` returns, so it survives any crash of the
-//! process (tests/crash.rs kills the console with SIGKILL at random moments and
-//! finds every acknowledged move); the WAL is fsynced at checkpoints, so an
-//! OS crash or power loss can lose the most recent commits but never corrupts
-//! the database. `FULL` would fsync on every commit: on this project's VM that
-//! costs about 4 ms per move against 0.36 ms (benches/store.rs), an order of
-//! magnitude for a risk the host's storage layer usually covers.
+//! SQLite durability: WAL with `synchronous = NORMAL`. A committed
+//! transaction is in the WAL file before `COMMIT` returns, so it survives any
+//! crash of the process (tests/crash.rs kills the console with SIGKILL at
+//! random moments and finds every acknowledged move); the WAL is fsynced at
+//! checkpoints, so an OS crash or power loss can lose the most recent
+//! commits but never corrupts the database. `FULL` would fsync on every
+//! commit: on this project's VM that costs about 4 ms per move against
+//! 0.36 ms (benches/store.rs), an order of magnitude for a risk the host's
+//! storage layer usually covers.
 
 use std::path::Path;
 
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::Transaction;
 use rusqlite_migration::{Migrations, M};
 
 mod backup;
+mod pg;
 mod rows;
+pub(crate) mod sql;
+mod sqlite;
 
 pub use backup::{backup, BackupReport};
+pub use puzzles::{DailyRow, PuzzleRow, PuzzleSession};
 pub use rows::{
     ChallengeRow, DeadlineRow, GameRow, NewChallenge, NewGame, OutboxRow, PlayerRow, QuarantineRow,
     Settings,
 };
+pub use sql::Backend;
 pub use work::{outbox_backoff, OUTBOX_BACKOFF_BASE, OUTBOX_BACKOFF_CAP, OUTBOX_MAX_ATTEMPTS};
 
-/// A store error: SQLite or a failed migration.
+use sql::{args, Db};
+
+/// A store error: the database, a failed migration, or a row that makes no sense.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// SQLite reported an error.
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL reported an error.
+    #[error("database: {0}")]
+    Postgres(#[from] postgres::Error),
+    /// No connection could be had from the pool in time.
+    #[error("database pool: {0}")]
+    Pool(String),
     /// The schema could not be brought up to date.
     #[error("migration: {0}")]
     Migration(#[from] rusqlite_migration::Error),
@@ -47,12 +66,15 @@ pub enum StoreError {
     /// Optimistic concurrency: the game changed since it was read.
     #[error("the game was changed concurrently")]
     Conflict,
+    /// The operation exists for the other backend only.
+    #[error("{0}")]
+    Unsupported(&'static str),
 }
 
 /// Result type of the store.
 pub type StoreResult<T> = Result<T, StoreError>;
 
-/// The migrations, in order. Embedded in the binary.
+/// The SQLite migrations, in order. Embedded in the binary.
 #[must_use]
 pub fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
@@ -60,7 +82,7 @@ pub fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0002_challenge_start.sql")),
         M::up(include_str!("../../migrations/0003_puzzles.sql")),
         M::up(include_str!("../../migrations/0004_learn.sql")),
-        // Rebuilds `players`: run with foreign keys off (see `Store::setup`)
+        // Rebuilds `players`: run with foreign keys off (see `Sqlite::setup`)
         // and checked before it commits.
         M::up_with_hook(
             include_str!("../../migrations/0005_trust.sql"),
@@ -94,341 +116,419 @@ pub fn schema_version() -> usize {
     6
 }
 
-/// A connection to the database, migrated to the latest schema.
+/// Whether `db` names a PostgreSQL database rather than a SQLite file.
+#[must_use]
+pub fn is_postgres_url(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+enum Inner {
+    Sqlite(sqlite::Sqlite),
+    Postgres(pg::Postgres),
+}
+
+/// The database, migrated to the latest schema: SQLite (a writer and a
+/// pool of readers) or a pool of PostgreSQL connections. Shared by every
+/// request of the process; transactions are serialised by the database, not
+/// by the caller.
 pub struct Store {
-    conn: Connection,
+    inner: Inner,
 }
 
 impl Store {
-    /// Opens (creating if needed) the database file and migrates it.
-    pub fn open(path: impl AsRef<Path>) -> StoreResult<Store> {
-        let conn = Connection::open(path)?;
-        Store::setup(conn)
+    /// Opens (creating if needed) the database and migrates it: a SQLite
+    /// file, or PostgreSQL when `db` is a `postgres://` URL.
+    pub fn open(db: impl AsRef<Path>) -> StoreResult<Store> {
+        let db = db.as_ref();
+        if let Some(url) = db.to_str().filter(|s| is_postgres_url(s)) {
+            return Ok(Store {
+                inner: Inner::Postgres(pg::Postgres::open(url)?),
+            });
+        }
+        Ok(Store {
+            inner: Inner::Sqlite(sqlite::Sqlite::open(db)?),
+        })
     }
 
-    /// A private in-memory database (tests and tools).
+    /// A private in-memory SQLite database (tests and tools).
     pub fn open_in_memory() -> StoreResult<Store> {
-        Store::setup(Connection::open_in_memory()?)
+        Ok(Store {
+            inner: Inner::Sqlite(sqlite::Sqlite::open_in_memory()?),
+        })
     }
 
-    fn setup(mut conn: Connection) -> StoreResult<Store> {
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        // Foreign keys are off while migrating: a migration that rebuilds a
-        // table (SQLite's documented way to change a constraint) drops the
-        // old table, which with foreign keys on would delete or refuse the
-        // rows referring to it. Such migrations end with
-        // `PRAGMA foreign_key_check`, so nothing dangling is committed.
-        conn.pragma_update(None, "foreign_keys", "OFF")?;
-        migrations().to_latest(&mut conn)?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        Ok(Store { conn })
-    }
-
-    /// The schema version (`PRAGMA user_version`).
-    pub fn user_version(&self) -> StoreResult<i64> {
-        Ok(self
-            .conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))?)
-    }
-
-    /// `PRAGMA integrity_check` result ("ok" when healthy).
-    pub fn integrity_check(&self) -> StoreResult<String> {
-        Ok(self
-            .conn
-            .pragma_query_value(None, "integrity_check", |r| r.get(0))?)
-    }
-
-    /// Runs `f` in one IMMEDIATE transaction (it takes the write lock at once,
-    /// so two writers never both read stale data and then fail to upgrade).
-    /// If `f` fails, the transaction rolls back.
-    pub fn transaction<T, E: From<StoreError>>(
-        &mut self,
-        f: impl FnOnce(&Tx<'_>) -> Result<T, E>,
-    ) -> Result<T, E> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(StoreError::from)?;
-        let out = f(&Tx { tx: &tx })?;
-        tx.commit().map_err(StoreError::from)?;
-        Ok(out)
-    }
-
-    /// Read-only access outside an explicit transaction.
+    /// Which database this is.
     #[must_use]
-    pub fn reader(&self) -> Reader<'_> {
-        Reader { conn: &self.conn }
+    pub fn backend(&self) -> Backend {
+        match self.inner {
+            Inner::Sqlite(_) => Backend::Sqlite,
+            Inner::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// The schema version (`PRAGMA user_version` on SQLite).
+    pub fn user_version(&self) -> StoreResult<i64> {
+        match &self.inner {
+            Inner::Sqlite(s) => Ok(s
+                .writer()
+                .pragma_query_value(None, "user_version", |r| r.get(0))?),
+            Inner::Postgres(p) => p.version(),
+        }
+    }
+
+    /// `PRAGMA integrity_check` result ("ok" when healthy); PostgreSQL
+    /// checks itself and answers "ok" when a query runs.
+    pub fn integrity_check(&self) -> StoreResult<String> {
+        match &self.inner {
+            Inner::Sqlite(s) => {
+                Ok(s.writer()
+                    .pragma_query_value(None, "integrity_check", |r| r.get(0))?)
+            }
+            Inner::Postgres(_) => {
+                self.read(|r| r.c().value::<i64>("SELECT 1", &[]))?;
+                Ok("ok".into())
+            }
+        }
+    }
+
+    /// `(table, column)` of every column of the store's tables, sorted
+    /// (to compare the two backends' schemas).
+    pub fn schema_columns(&self) -> StoreResult<Vec<(String, String)>> {
+        let mut columns = match &self.inner {
+            Inner::Sqlite(s) => s.with_reader(|c| -> StoreResult<Vec<(String, String)>> {
+                let mut st = c.prepare(
+                    "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
+                     WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'",
+                )?;
+                let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                Ok(rows.collect::<Result<_, _>>()?)
+            })??,
+            Inner::Postgres(p) => p.columns()?,
+        };
+        columns.sort();
+        Ok(columns)
+    }
+
+    /// Runs `f` in one write transaction. If `f` fails, the transaction
+    /// rolls back. On PostgreSQL, `f` runs again (up to three times) when
+    /// the server aborted it as a deadlock victim or a serialization
+    /// failure; on SQLite it runs once.
+    pub fn transaction<T, E: From<StoreError>>(
+        &self,
+        mut f: impl FnMut(&Tx<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        match &self.inner {
+            Inner::Sqlite(s) => s.write(|db| f(&Tx { r: Reader { db } })),
+            Inner::Postgres(p) => p.transaction(false, |db| f(&Tx { r: Reader { db } })),
+        }
+    }
+
+    /// Runs `f` on one consistent snapshot and returns what it returns (for
+    /// tests and tools, whose reads may simply panic on an error).
+    pub fn peek<T>(&self, f: impl FnOnce(&Reader<'_>) -> T) -> StoreResult<T> {
+        let mut f = Some(f);
+        self.read(|r| Ok::<_, StoreError>(f.take().map(|f| f(r))))?
+            .ok_or(StoreError::Unsupported("a snapshot read ran twice"))
+    }
+
+    /// Runs `f` in one read-only transaction: one consistent snapshot, and
+    /// on SQLite a reader connection that never waits for the writer.
+    pub fn read<T, E: From<StoreError>>(
+        &self,
+        mut f: impl FnMut(&Reader<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        match &self.inner {
+            Inner::Sqlite(s) => s.read(|db| f(&Reader { db })),
+            Inner::Postgres(p) => p.transaction(true, |db| f(&Reader { db })),
+        }
     }
 }
 
-/// Queries that only read.
+/// Queries that only read, inside a read-only transaction.
 pub struct Reader<'a> {
-    conn: &'a Connection,
+    db: &'a dyn Db,
 }
 
-/// Reads and writes inside a transaction.
+/// Reads and writes inside a transaction. Every query of [`Reader`] is
+/// available on it too (it dereferences to the reader of its transaction),
+/// so code that only reads takes a `&Reader` and works in both.
 pub struct Tx<'a> {
-    tx: &'a Transaction<'a>,
+    r: Reader<'a>,
 }
 
-impl std::ops::Deref for Tx<'_> {
-    type Target = Connection;
-    fn deref(&self) -> &Connection {
-        self.tx
+impl<'a> std::ops::Deref for Tx<'a> {
+    type Target = Reader<'a>;
+    fn deref(&self) -> &Reader<'a> {
+        &self.r
     }
 }
 
 macro_rules! read_queries {
     ($($body:tt)*) => {
         impl Reader<'_> { $($body)* }
-        impl Tx<'_> { $($body)* }
     };
 }
 
 mod lead;
+mod puzzles;
 mod work;
+
+impl Reader<'_> {
+    fn c(&self) -> &dyn Db {
+        self.db
+    }
+
+    /// Which database the transaction runs on.
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.db.backend()
+    }
+}
+
+impl Tx<'_> {
+    fn c(&self) -> &dyn Db {
+        self.r.db
+    }
+}
 
 read_queries! {
     /// A player by Discord user id.
     pub fn player(&self, id: i64) -> StoreResult<Option<PlayerRow>> {
-        Ok(self
-            .c()
-            .query_row(&format!("SELECT {} FROM players WHERE user_id = ?1", PlayerRow::COLUMNS), [id], PlayerRow::from_row)
-            .optional()?)
+        self.c().opt(
+            &format!("SELECT {} FROM players WHERE user_id = ?1", PlayerRow::COLUMNS),
+            args![id],
+            PlayerRow::from_row,
+        )
     }
 
     /// A challenge by id.
     pub fn challenge(&self, id: i64) -> StoreResult<Option<ChallengeRow>> {
-        Ok(self
-            .c()
-            .query_row(&format!("SELECT {} FROM challenges WHERE id = ?1", ChallengeRow::COLUMNS), [id], ChallengeRow::from_row)
-            .optional()?)
+        self.c().opt(
+            &format!("SELECT {} FROM challenges WHERE id = ?1", ChallengeRow::COLUMNS),
+            args![id],
+            ChallengeRow::from_row,
+        )
     }
 
     /// Open challenges addressed to `user` (or open to anyone), newest first.
     pub fn open_challenges_for(&self, user: i64) -> StoreResult<Vec<ChallengeRow>> {
-        let mut st = self.c().prepare_cached(&format!(
-            "SELECT {} FROM challenges WHERE status = 'open' AND (challenged = ?1 OR challenged IS NULL OR challenger = ?1) ORDER BY id DESC LIMIT 25",
-            ChallengeRow::COLUMNS
-        ))?;
-        let rows = st.query_map([user], ChallengeRow::from_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.c().all(
+            &format!(
+                "SELECT {} FROM challenges WHERE status = 'open' AND (challenged = ?1 OR challenged IS NULL OR challenger = ?1) ORDER BY id DESC LIMIT 25",
+                ChallengeRow::COLUMNS
+            ),
+            args![user],
+            ChallengeRow::from_row,
+        )
     }
 
     /// A game by id.
     pub fn game(&self, id: i64) -> StoreResult<Option<GameRow>> {
-        Ok(self
-            .c()
-            .query_row(&format!("SELECT {} FROM games WHERE id = ?1", GameRow::COLUMNS), [id], GameRow::from_row)
-            .optional()?)
+        self.c().opt(
+            &format!("SELECT {} FROM games WHERE id = ?1", GameRow::COLUMNS),
+            args![id],
+            GameRow::from_row,
+        )
     }
 
     /// The USI moves of a game in order.
     pub fn moves(&self, game_id: i64) -> StoreResult<Vec<String>> {
-        let mut st = self.c().prepare_cached("SELECT usi FROM moves WHERE game_id = ?1 ORDER BY ply")?;
-        let rows = st.query_map([game_id], |r| r.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.c().all("SELECT usi FROM moves WHERE game_id = ?1 ORDER BY ply", args![game_id], |r| r.get(0))
     }
 
     /// The active games of a player, oldest deadline first.
     pub fn active_games_of(&self, user: i64) -> StoreResult<Vec<GameRow>> {
-        let mut st = self.c().prepare_cached(&format!(
-            "SELECT {} FROM games WHERE status = 'active' AND (sente = ?1 OR gote = ?1) ORDER BY deadline, id",
-            GameRow::COLUMNS
-        ))?;
-        let rows = st.query_map([user], GameRow::from_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.c().all(
+            &format!(
+                "SELECT {} FROM games WHERE status = 'active' AND (sente = ?1 OR gote = ?1) ORDER BY deadline, id",
+                GameRow::COLUMNS
+            ),
+            args![user],
+            GameRow::from_row,
+        )
     }
 
     /// The most recent games of a player (any status), newest first.
     pub fn recent_games_of(&self, user: i64, limit: i64) -> StoreResult<Vec<GameRow>> {
-        let mut st = self.c().prepare_cached(&format!(
-            "SELECT {} FROM games WHERE sente = ?1 OR gote = ?1 ORDER BY id DESC LIMIT ?2",
-            GameRow::COLUMNS
-        ))?;
-        let rows = st.query_map([user, limit], GameRow::from_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.c().all(
+            &format!(
+                "SELECT {} FROM games WHERE sente = ?1 OR gote = ?1 ORDER BY id DESC LIMIT ?2",
+                GameRow::COLUMNS
+            ),
+            args![user, limit],
+            GameRow::from_row,
+        )
     }
 
     /// Active games whose deadline is at or before `now`.
     pub fn overdue_games(&self, now: i64) -> StoreResult<Vec<GameRow>> {
-        let mut st = self.c().prepare_cached(&format!(
-            "SELECT {} FROM games WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ?1 ORDER BY deadline",
-            GameRow::COLUMNS
-        ))?;
-        let rows = st.query_map([now], GameRow::from_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.c().all(
+            &format!(
+                "SELECT {} FROM games WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ?1 ORDER BY deadline",
+                GameRow::COLUMNS
+            ),
+            args![now],
+            GameRow::from_row,
+        )
     }
 
     /// Active games with a deadline (for reminders).
     pub fn games_with_deadline(&self) -> StoreResult<Vec<GameRow>> {
-        let mut st = self.c().prepare_cached(&format!(
-            "SELECT {} FROM games WHERE status = 'active' AND deadline IS NOT NULL AND reminded < 3",
-            GameRow::COLUMNS
-        ))?;
-        let rows = st.query_map([], GameRow::from_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.c().all(
+            &format!(
+                "SELECT {} FROM games WHERE status = 'active' AND deadline IS NOT NULL AND reminded < 3",
+                GameRow::COLUMNS
+            ),
+            &[],
+            GameRow::from_row,
+        )
     }
 
     /// Open challenges that expired at or before `now`.
     pub fn expired_challenges(&self, now: i64) -> StoreResult<Vec<ChallengeRow>> {
-        let mut st = self.c().prepare_cached(&format!(
-            "SELECT {} FROM challenges WHERE status = 'open' AND expires_at <= ?1",
-            ChallengeRow::COLUMNS
-        ))?;
-        let rows = st.query_map([now], ChallengeRow::from_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.c().all(
+            &format!(
+                "SELECT {} FROM challenges WHERE status = 'open' AND expires_at <= ?1",
+                ChallengeRow::COLUMNS
+            ),
+            args![now],
+            ChallengeRow::from_row,
+        )
     }
 
     /// Players of a server ranked by rating (players with rated games only).
     /// Without a guild, everyone.
     pub fn leaderboard(&self, guild: Option<i64>, limit: i64) -> StoreResult<Vec<PlayerRow>> {
-        let sql = format!(
-            "SELECT {} FROM players p WHERE rated_games > 0 AND (?1 IS NULL OR EXISTS (
-                SELECT 1 FROM games g WHERE g.guild_id = ?1 AND g.rated = 1 AND (g.sente = p.user_id OR g.gote = p.user_id)))
-             ORDER BY rating DESC, user_id LIMIT ?2",
-            PlayerRow::COLUMNS_P
-        );
-        let mut st = self.c().prepare_cached(&sql)?;
-        let rows = st.query_map(params![guild, limit], PlayerRow::from_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.c().all(
+            &format!(
+                "SELECT {} FROM players p WHERE rated_games > 0 AND (CAST(?1 AS BIGINT) IS NULL OR EXISTS (
+                    SELECT 1 FROM games g WHERE g.guild_id = ?1 AND g.rated = 1 AND (g.sente = p.user_id OR g.gote = p.user_id)))
+                 ORDER BY rating DESC, user_id LIMIT ?2",
+                PlayerRow::COLUMNS_P
+            ),
+            args![guild, limit],
+            PlayerRow::from_row,
+        )
     }
 
     /// (wins, losses, draws, aborted) of a player over finished games.
     pub fn record_of(&self, user: i64) -> StoreResult<(i64, i64, i64, i64)> {
-        Ok(self.c().query_row(
+        let rows = self.c().rows(
             "SELECT
-                COALESCE(SUM((result = 'sente' AND sente = ?1) OR (result = 'gote' AND gote = ?1)), 0),
-                COALESCE(SUM((result = 'gote' AND sente = ?1) OR (result = 'sente' AND gote = ?1)), 0),
-                COALESCE(SUM(result = 'draw'), 0),
-                COALESCE(SUM(result = 'aborted'), 0)
+                CAST(COALESCE(SUM(CASE WHEN (result = 'sente' AND sente = ?1) OR (result = 'gote' AND gote = ?1) THEN 1 ELSE 0 END), 0) AS BIGINT),
+                CAST(COALESCE(SUM(CASE WHEN (result = 'gote' AND sente = ?1) OR (result = 'sente' AND gote = ?1) THEN 1 ELSE 0 END), 0) AS BIGINT),
+                CAST(COALESCE(SUM(CASE WHEN result = 'draw' THEN 1 ELSE 0 END), 0) AS BIGINT),
+                CAST(COALESCE(SUM(CASE WHEN result = 'aborted' THEN 1 ELSE 0 END), 0) AS BIGINT)
              FROM games WHERE status = 'finished' AND (sente = ?1 OR gote = ?1)",
-            [user],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-        )?)
+            args![user],
+        )?;
+        let r = rows.first().ok_or_else(|| StoreError::Corrupt("no record row".into()))?;
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
     }
 
     /// (wins, losses, draws) of `user` in finished games against `opponent`.
     pub fn record_against(&self, user: i64, opponent: i64) -> StoreResult<(i64, i64, i64)> {
-        Ok(self.c().query_row(
+        let rows = self.c().rows(
             "SELECT
-                COALESCE(SUM((result = 'sente' AND sente = ?1) OR (result = 'gote' AND gote = ?1)), 0),
-                COALESCE(SUM((result = 'gote' AND sente = ?1) OR (result = 'sente' AND gote = ?1)), 0),
-                COALESCE(SUM(result = 'draw'), 0)
+                CAST(COALESCE(SUM(CASE WHEN (result = 'sente' AND sente = ?1) OR (result = 'gote' AND gote = ?1) THEN 1 ELSE 0 END), 0) AS BIGINT),
+                CAST(COALESCE(SUM(CASE WHEN (result = 'gote' AND sente = ?1) OR (result = 'sente' AND gote = ?1) THEN 1 ELSE 0 END), 0) AS BIGINT),
+                CAST(COALESCE(SUM(CASE WHEN result = 'draw' THEN 1 ELSE 0 END), 0) AS BIGINT)
              FROM games WHERE status = 'finished'
                AND ((sente = ?1 AND gote = ?2) OR (sente = ?2 AND gote = ?1))",
-            [user, opponent],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )?)
+            args![user, opponent],
+        )?;
+        let r = rows.first().ok_or_else(|| StoreError::Corrupt("no record row".into()))?;
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
     }
 
     /// Finished 9×9 games of `user` against `opponent`, in the order they
     /// ended: (handicap, whether `user` won).
     pub fn results_against(&self, user: i64, opponent: i64) -> StoreResult<Vec<(Option<String>, bool)>> {
-        let mut st = self.c().prepare_cached(
-            "SELECT handicap, (result = 'sente' AND sente = ?1) OR (result = 'gote' AND gote = ?1)
+        self.c().all(
+            "SELECT handicap, CASE WHEN (result = 'sente' AND sente = ?1) OR (result = 'gote' AND gote = ?1) THEN 1 ELSE 0 END
              FROM games WHERE status = 'finished' AND variant = 'standard'
                AND ((sente = ?1 AND gote = ?2) OR (sente = ?2 AND gote = ?1))
              ORDER BY finished_at, id",
-        )?;
-        let rows = st.query_map([user, opponent], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            args![user, opponent],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
     }
 
     /// Notices of the outbox that are not dead letters (due or not), oldest
     /// first: (id, payload).
     pub fn outbox(&self) -> StoreResult<Vec<(i64, String)>> {
-        let mut st = self.c().prepare_cached("SELECT id, payload FROM outbox WHERE dead = 0 ORDER BY id")?;
-        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.c().all("SELECT id, payload FROM outbox WHERE dead = 0 ORDER BY id", &[], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
     }
 
     /// The stored answer to a request id, if it was answered before.
     pub fn answered(&self, request_id: &str) -> StoreResult<Option<String>> {
-        Ok(self
-            .c()
-            .query_row("SELECT response FROM requests WHERE request_id = ?1", [request_id], |r| r.get(0))
-            .optional()?)
+        self.c().opt("SELECT response FROM requests WHERE request_id = ?1", args![request_id], |r| r.get(0))
     }
 
     /// Server settings: (game channel, threads on).
     pub fn server(&self, guild: i64) -> StoreResult<Option<(Option<i64>, bool)>> {
-        Ok(self
-            .c()
-            .query_row("SELECT game_channel, threads FROM servers WHERE guild_id = ?1", [guild], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .optional()?)
-    }
-}
-
-impl Reader<'_> {
-    fn c(&self) -> &Connection {
-        self.conn
+        self.c().opt("SELECT game_channel, threads FROM servers WHERE guild_id = ?1", args![guild], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
     }
 }
 
 impl Tx<'_> {
-    fn c(&self) -> &Connection {
-        self.tx
-    }
-
     /// Creates the player or updates the display name.
     pub fn upsert_player(&self, id: i64, name: &str, now: i64) -> StoreResult<()> {
-        self.tx.execute(
+        self.c().exec(
             "INSERT INTO players (user_id, display_name, created_at) VALUES (?1, ?2, ?3)
              ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name",
-            params![id, name, now],
+            args![id, name, now],
         )?;
         Ok(())
     }
 
     /// Saves a player's settings.
     pub fn save_settings(&self, id: i64, s: &Settings) -> StoreResult<()> {
-        self.tx.execute(
+        self.c().exec(
             "UPDATE players SET notation = ?2, piece_style = ?3, theme = ?4, language = ?5, dms = ?6
              WHERE user_id = ?1",
-            params![id, s.notation, s.piece_style, s.theme, s.language, s.dms],
+            args![id, &s.notation, &s.piece_style, &s.theme, &s.language, s.dms],
         )?;
         Ok(())
     }
 
     /// Saves server settings.
     pub fn save_server(&self, guild: i64, channel: Option<i64>, threads: bool) -> StoreResult<()> {
-        self.tx.execute(
+        self.c().exec(
             "INSERT INTO servers (guild_id, game_channel, threads) VALUES (?1, ?2, ?3)
              ON CONFLICT (guild_id) DO UPDATE SET game_channel = excluded.game_channel, threads = excluded.threads",
-            params![guild, channel, threads],
+            args![guild, channel, threads],
         )?;
         Ok(())
     }
 
     /// Inserts a challenge and returns its id.
     pub fn insert_challenge(&self, c: &NewChallenge) -> StoreResult<i64> {
-        self.tx.execute(
+        self.c().value(
             "INSERT INTO challenges (guild_id, channel_id, challenger, challenged, variant, handicap, rule,
                 days_per_move, rated, color, rematch_of, created_at, expires_at, start_sfen)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-            params![
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) RETURNING id",
+            args![
                 c.guild_id,
                 c.channel_id,
                 c.challenger,
                 c.challenged,
-                c.variant,
-                c.handicap,
-                c.rule,
+                &c.variant,
+                &c.handicap,
+                &c.rule,
                 c.days_per_move,
                 c.rated,
-                c.color,
+                &c.color,
                 c.rematch_of,
                 c.created_at,
                 c.expires_at,
-                c.start_sfen
+                &c.start_sfen
             ],
-        )?;
-        Ok(self.tx.last_insert_rowid())
+        )
     }
 
     /// Moves an open challenge to a final status; false if it was not open.
@@ -438,25 +538,24 @@ impl Tx<'_> {
         status: &str,
         game_id: Option<i64>,
     ) -> StoreResult<bool> {
-        let n = self.tx.execute(
+        let n = self.c().exec(
             "UPDATE challenges SET status = ?2, game_id = ?3 WHERE id = ?1 AND status = 'open'",
-            params![id, status, game_id],
+            args![id, status, game_id],
         )?;
         Ok(n == 1)
     }
 
     /// Inserts a game and returns its id.
     pub fn insert_game(&self, g: &NewGame) -> StoreResult<i64> {
-        self.tx.execute(
+        self.c().value(
             "INSERT INTO games (guild_id, channel_id, variant, handicap, rule, days_per_move, rated,
                 sente, gote, start_sfen, sfen, deadline, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?12)",
-            params![
-                g.guild_id, g.channel_id, g.variant, g.handicap, g.rule, g.days_per_move, g.rated,
-                g.sente, g.gote, g.start_sfen, g.deadline, g.created_at
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?12) RETURNING id",
+            args![
+                g.guild_id, g.channel_id, &g.variant, &g.handicap, &g.rule, g.days_per_move, g.rated,
+                g.sente, g.gote, &g.start_sfen, g.deadline, g.created_at
             ],
-        )?;
-        Ok(self.tx.last_insert_rowid())
+        )
     }
 
     /// Appends a move if the game is still at `version`, bumping the version,
@@ -473,18 +572,18 @@ impl Tx<'_> {
         deadline: Option<i64>,
         now: i64,
     ) -> StoreResult<()> {
-        let n = self.tx.execute(
+        let n = self.c().exec(
             "UPDATE games SET sfen = ?3, ply = ?4, deadline = ?5, reminded = 0, takeback_by = NULL,
                 count_by = NULL, version = version + 1, updated_at = ?6
              WHERE id = ?1 AND version = ?2 AND status = 'active'",
-            params![game_id, version, sfen, ply, deadline, now],
+            args![game_id, version, sfen, ply, deadline, now],
         )?;
         if n != 1 {
             return Err(StoreError::Conflict);
         }
-        self.tx.execute(
+        self.c().exec(
             "INSERT INTO moves (game_id, ply, usi, played_at) VALUES (?1, ?2, ?3, ?4)",
-            params![game_id, ply, usi, now],
+            args![game_id, ply, usi, now],
         )?;
         Ok(())
     }
@@ -498,18 +597,18 @@ impl Tx<'_> {
         deadline: Option<i64>,
         now: i64,
     ) -> StoreResult<()> {
-        let n = self.tx.execute(
+        let n = self.c().exec(
             "UPDATE games SET sfen = ?3, ply = ply - 1, deadline = ?4, reminded = 0, takeback_by = NULL,
                 count_by = NULL, version = version + 1, updated_at = ?5
              WHERE id = ?1 AND version = ?2 AND status = 'active' AND ply > 0",
-            params![game_id, version, sfen, deadline, now],
+            args![game_id, version, sfen, deadline, now],
         )?;
         if n != 1 {
             return Err(StoreError::Conflict);
         }
-        self.tx.execute(
+        self.c().exec(
             "DELETE FROM moves WHERE game_id = ?1 AND ply = (SELECT MAX(ply) FROM moves WHERE game_id = ?1)",
-            [game_id],
+            args![game_id],
         )?;
         Ok(())
     }
@@ -523,11 +622,11 @@ impl Tx<'_> {
         reason: &str,
         now: i64,
     ) -> StoreResult<()> {
-        let n = self.tx.execute(
+        let n = self.c().exec(
             "UPDATE games SET status = 'finished', result = ?3, reason = ?4, deadline = NULL,
                 version = version + 1, updated_at = ?5, finished_at = ?5
              WHERE id = ?1 AND version = ?2 AND status = 'active'",
-            params![game_id, version, result, reason, now],
+            args![game_id, version, result, reason, now],
         )?;
         if n != 1 {
             return Err(StoreError::Conflict);
@@ -548,7 +647,7 @@ impl Tx<'_> {
         } else {
             "UPDATE games SET count_by = ?3, version = version + 1 WHERE id = ?1 AND version = ?2 AND status = 'active'"
         };
-        if self.tx.execute(sql, params![game_id, version, by])? != 1 {
+        if self.c().exec(sql, args![game_id, version, by])? != 1 {
             return Err(StoreError::Conflict);
         }
         Ok(())
@@ -556,20 +655,22 @@ impl Tx<'_> {
 
     /// Sets the game's thread.
     pub fn set_thread(&self, game_id: i64, thread: i64) -> StoreResult<()> {
-        self.tx.execute(
+        self.c().exec(
             "UPDATE games SET thread_id = ?2 WHERE id = ?1",
-            params![game_id, thread],
+            args![game_id, thread],
         )?;
         Ok(())
     }
 
-    /// Marks reminders as sent (bit 1: half time, bit 2: 10 % left).
-    pub fn mark_reminded(&self, game_id: i64, bits: i64) -> StoreResult<()> {
-        self.tx.execute(
-            "UPDATE games SET reminded = reminded | ?2 WHERE id = ?1",
-            params![game_id, bits],
+    /// Marks reminders as sent (bit 1: half time, bit 2: 10 % left). False
+    /// when every one of `bits` was marked already (by another process that
+    /// sends that reminder).
+    pub fn mark_reminded(&self, game_id: i64, bits: i64) -> StoreResult<bool> {
+        let n = self.c().exec(
+            "UPDATE games SET reminded = reminded | ?2 WHERE id = ?1 AND (reminded & ?2) <> ?2",
+            args![game_id, bits],
         )?;
-        Ok(())
+        Ok(n == 1)
     }
 
     /// Updates a player's rating and writes the history row.
@@ -581,24 +682,48 @@ impl Tx<'_> {
         after: f64,
         now: i64,
     ) -> StoreResult<()> {
-        self.tx.execute(
+        self.c().exec(
             "UPDATE players SET rating = ?2, rated_games = rated_games + 1 WHERE user_id = ?1",
-            params![user, after],
+            args![user, after],
         )?;
-        self.tx.execute(
+        self.c().exec(
             "INSERT INTO rating_history (user_id, game_id, before, after, at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![user, game_id, before, after, now],
+            args![user, game_id, before, after, now],
         )?;
         Ok(())
     }
 
-    /// Remembers the answer to a request id.
-    pub fn remember_request(&self, request_id: &str, response: &str, now: i64) -> StoreResult<()> {
-        self.tx.execute(
-            "INSERT OR IGNORE INTO requests (request_id, response, at) VALUES (?1, ?2, ?3)",
-            params![request_id, response, now],
+    /// Claims a request id for the transaction that answers it (its answer
+    /// follows with [`Tx::answer_request`] before the commit). False when
+    /// it was answered already; on PostgreSQL a concurrent claim of the same
+    /// id waits for this transaction and then finds it answered.
+    pub fn claim_request(&self, request_id: &str, now: i64) -> StoreResult<bool> {
+        self.remember_request(request_id, "", now)
+    }
+
+    /// Stores the answer to a request id claimed in this transaction.
+    pub fn answer_request(&self, request_id: &str, response: &str) -> StoreResult<()> {
+        self.c().exec(
+            "UPDATE requests SET response = ?2 WHERE request_id = ?1",
+            args![request_id, response],
         )?;
         Ok(())
+    }
+
+    /// Remembers the answer to a request id. False when the request was
+    /// answered already (by another process, at the same time).
+    pub fn remember_request(
+        &self,
+        request_id: &str,
+        response: &str,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let n = self.c().exec(
+            "INSERT INTO requests (request_id, response, at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (request_id) DO NOTHING",
+            args![request_id, response, now],
+        )?;
+        Ok(n == 1)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Row types of the store: plain data as it is in the tables.
 
-use rusqlite::Row;
+use super::sql::Row;
+use super::StoreResult;
 
 /// A player's settings as stored (text values checked by the schema).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +50,7 @@ impl PlayerRow {
         "user_id, display_name, notation, piece_style, theme, language, dms, rating, rated_games";
     pub(super) const COLUMNS_P: &'static str = "p.user_id, p.display_name, p.notation, p.piece_style, p.theme, p.language, p.dms, p.rating, p.rated_games";
 
-    pub(super) fn from_row(r: &Row<'_>) -> rusqlite::Result<PlayerRow> {
+    pub(super) fn from_row(r: &Row) -> StoreResult<PlayerRow> {
         Ok(PlayerRow {
             user_id: r.get(0)?,
             display_name: r.get(1)?,
@@ -115,7 +116,7 @@ pub struct ChallengeRow {
 impl ChallengeRow {
     pub(super) const COLUMNS: &'static str = "id, guild_id, channel_id, challenger, challenged, variant, handicap, rule, days_per_move, rated, color, rematch_of, created_at, expires_at, status, game_id, start_sfen";
 
-    pub(super) fn from_row(r: &Row<'_>) -> rusqlite::Result<ChallengeRow> {
+    pub(super) fn from_row(r: &Row) -> StoreResult<ChallengeRow> {
         Ok(ChallengeRow {
             id: r.get(0)?,
             data: NewChallenge {
@@ -225,7 +226,7 @@ pub struct GameRow {
 impl GameRow {
     pub(super) const COLUMNS: &'static str = "id, guild_id, channel_id, thread_id, variant, handicap, rule, days_per_move, rated, sente, gote, start_sfen, sfen, ply, status, result, reason, version, deadline, reminded, takeback_by, count_by, created_at, updated_at";
 
-    pub(super) fn from_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
+    pub(super) fn from_row(r: &Row) -> StoreResult<GameRow> {
         Ok(GameRow {
             id: r.get(0)?,
             guild_id: r.get(1)?,
@@ -294,7 +295,7 @@ impl OutboxRow {
     pub(super) const COLUMNS: &'static str =
         "id, payload, created_at, attempts, next_attempt_at, last_error, dead";
 
-    pub(super) fn from_row(r: &Row<'_>) -> rusqlite::Result<OutboxRow> {
+    pub(super) fn from_row(r: &Row) -> StoreResult<OutboxRow> {
         Ok(OutboxRow {
             id: r.get(0)?,
             payload: r.get(1)?,
@@ -327,7 +328,7 @@ pub struct QuarantineRow {
 impl QuarantineRow {
     pub(super) const COLUMNS: &'static str = "kind, ref_id, error, count, first_at, last_at";
 
-    pub(super) fn from_row(r: &Row<'_>) -> rusqlite::Result<QuarantineRow> {
+    pub(super) fn from_row(r: &Row) -> StoreResult<QuarantineRow> {
         Ok(QuarantineRow {
             kind: r.get(0)?,
             ref_id: r.get(1)?,

@@ -2,7 +2,7 @@
 //! letters, the computer's jobs, the scheduler's quarantine, the action log
 //! for cooldowns, the counting queries behind the caps, and pruning.
 
-use rusqlite::{params, OptionalExtension};
+use super::sql::args;
 
 use super::rows::{DeadlineRow, OutboxRow, QuarantineRow};
 use super::{Reader, StoreResult, Tx};
@@ -36,182 +36,180 @@ read_queries! {
     /// Notices due at `now` (not dead), oldest first, at most `limit`.
     pub fn due_outbox(&self, now: i64, limit: usize) -> StoreResult<Vec<OutboxRow>> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut st = self.c().prepare_cached(&format!(
-            "SELECT {} FROM outbox WHERE dead = 0 AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
-            OutboxRow::COLUMNS
-        ))?;
-        let rows = st.query_map(params![now, limit], OutboxRow::from_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.c().all(
+            &format!(
+                "SELECT {} FROM outbox WHERE dead = 0 AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
+                OutboxRow::COLUMNS
+            ),
+            args![now, limit],
+            OutboxRow::from_row,
+        )
     }
 
     /// One outbox row (due or not, dead or not).
     pub fn outbox_row(&self, id: i64) -> StoreResult<Option<OutboxRow>> {
-        Ok(self
-            .c()
-            .query_row(&format!("SELECT {} FROM outbox WHERE id = ?1", OutboxRow::COLUMNS), [id], OutboxRow::from_row)
-            .optional()?)
+        self.c().opt(
+            &format!("SELECT {} FROM outbox WHERE id = ?1", OutboxRow::COLUMNS),
+            args![id],
+            OutboxRow::from_row,
+        )
     }
 
     /// The dead letters, oldest first.
     pub fn dead_letters(&self) -> StoreResult<Vec<OutboxRow>> {
-        let mut st = self.c().prepare_cached(&format!(
-            "SELECT {} FROM outbox WHERE dead = 1 ORDER BY id",
-            OutboxRow::COLUMNS
-        ))?;
-        let rows = st.query_map([], OutboxRow::from_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.c().all(
+            &format!("SELECT {} FROM outbox WHERE dead = 1 ORDER BY id", OutboxRow::COLUMNS),
+            &[],
+            OutboxRow::from_row,
+        )
     }
 
     /// Every queued computer job: (game id, ply it answers), oldest first.
     pub fn computer_jobs(&self) -> StoreResult<Vec<(i64, i64)>> {
-        let mut st = self.c().prepare_cached("SELECT game_id, ply FROM computer_jobs ORDER BY created_at, game_id")?;
-        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.c().all("SELECT game_id, ply FROM computer_jobs ORDER BY created_at, game_id", &[], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
     }
 
     /// Open challenges made by `user`.
     pub fn open_challenges_by(&self, user: i64) -> StoreResult<i64> {
-        Ok(self.c().query_row(
+        self.c().value(
             "SELECT COUNT(*) FROM challenges WHERE challenger = ?1 AND status = 'open'",
-            [user],
-            |r| r.get(0),
-        )?)
+            args![user],
+        )
     }
 
     /// Open challenges from `challenger` addressed to `challenged`.
     pub fn open_challenges_between(&self, challenger: i64, challenged: i64) -> StoreResult<i64> {
-        Ok(self.c().query_row(
+        self.c().value(
             "SELECT COUNT(*) FROM challenges WHERE challenger = ?1 AND challenged = ?2 AND status = 'open'",
-            [challenger, challenged],
-            |r| r.get(0),
-        )?)
+            args![challenger, challenged],
+        )
     }
 
     /// Active games of `user` against people (games against the computer,
     /// whose player ids are negative, are not counted).
     pub fn active_game_count(&self, user: i64) -> StoreResult<i64> {
-        Ok(self.c().query_row(
+        self.c().value(
             "SELECT COUNT(*) FROM games WHERE status = 'active' AND (sente = ?1 OR gote = ?1)
                AND sente >= 0 AND gote >= 0",
-            [user],
-            |r| r.get(0),
-        )?)
+            args![user],
+        )
     }
 
     /// Active games of `user` against the computer.
     pub fn active_computer_games(&self, user: i64) -> StoreResult<i64> {
-        Ok(self.c().query_row(
+        self.c().value(
             "SELECT COUNT(*) FROM games WHERE status = 'active' AND (sente = ?1 OR gote = ?1)
                AND (sente < 0 OR gote < 0)",
-            [user],
-            |r| r.get(0),
-        )?)
+            args![user],
+        )
     }
 
     /// How often `user` did `kind` at or after `since`.
     pub fn actions_since(&self, user: i64, kind: &str, since: i64) -> StoreResult<i64> {
-        Ok(self.c().query_row(
+        self.c().value(
             "SELECT COUNT(*) FROM actions WHERE user_id = ?1 AND kind = ?2 AND at >= ?3",
-            params![user, kind, since],
-            |r| r.get(0),
-        )?)
+            args![user, kind, since],
+        )
     }
 
     /// When `user` last did `kind` (within the retention period).
     pub fn last_action(&self, user: i64, kind: &str) -> StoreResult<Option<i64>> {
-        Ok(self.c().query_row(
+        self.c().value(
             "SELECT MAX(at) FROM actions WHERE user_id = ?1 AND kind = ?2",
-            params![user, kind],
-            |r| r.get(0),
-        )?)
+            args![user, kind],
+        )
     }
 
     /// The quarantined items (not released), most recent failure first.
     pub fn quarantined(&self) -> StoreResult<Vec<QuarantineRow>> {
-        let mut st = self.c().prepare_cached(&format!(
-            "SELECT {} FROM quarantine WHERE released = 0 ORDER BY last_at DESC, kind, ref_id",
-            QuarantineRow::COLUMNS
-        ))?;
-        let rows = st.query_map([], QuarantineRow::from_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.c().all(
+            &format!(
+                "SELECT {} FROM quarantine WHERE released = 0 ORDER BY last_at DESC, kind, ref_id",
+                QuarantineRow::COLUMNS
+            ),
+            &[],
+            QuarantineRow::from_row,
+        )
     }
 
     /// Whether the item is quarantined.
     pub fn is_quarantined(&self, kind: &str, ref_id: i64) -> StoreResult<bool> {
         Ok(self
             .c()
-            .query_row(
+            .opt(
                 "SELECT 1 FROM quarantine WHERE kind = ?1 AND ref_id = ?2 AND released = 0",
-                params![kind, ref_id],
+                args![kind, ref_id],
                 |_| Ok(()),
-            )
-            .optional()?
+            )?
             .is_some())
     }
 
     /// The ids of the quarantined items of one kind.
     pub fn quarantined_ids(&self, kind: &str) -> StoreResult<Vec<i64>> {
-        let mut st = self.c().prepare_cached("SELECT ref_id FROM quarantine WHERE kind = ?1 AND released = 0 ORDER BY ref_id")?;
-        let rows = st.query_map([kind], |r| r.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.c().all(
+            "SELECT ref_id FROM quarantine WHERE kind = ?1 AND released = 0 ORDER BY ref_id",
+            args![kind],
+            |r| r.get(0),
+        )
     }
 
     /// Ids of active games whose deadline is at or before `now`, earliest first.
     pub fn overdue_game_ids(&self, now: i64) -> StoreResult<Vec<i64>> {
-        let mut st = self.c().prepare_cached(
+        self.c().all(
             "SELECT id FROM games WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ?1
              ORDER BY deadline, id",
-        )?;
-        let rows = st.query_map([now], |r| r.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            args![now],
+            |r| r.get(0),
+        )
     }
 
     /// Ids of open challenges that expired at or before `now`.
     pub fn expired_challenge_ids(&self, now: i64) -> StoreResult<Vec<i64>> {
-        let mut st = self.c().prepare_cached(
+        self.c().all(
             "SELECT id FROM challenges WHERE status = 'open' AND expires_at <= ?1 ORDER BY expires_at, id",
-        )?;
-        let rows = st.query_map([now], |r| r.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            args![now],
+            |r| r.get(0),
+        )
     }
 
     /// Active games with a deadline and a reminder still to send.
     pub fn deadline_rows(&self) -> StoreResult<Vec<DeadlineRow>> {
-        let mut st = self.c().prepare_cached(
+        self.c().all(
             "SELECT id, days_per_move, deadline, reminded FROM games
              WHERE status = 'active' AND deadline IS NOT NULL AND reminded < 3 ORDER BY deadline, id",
-        )?;
-        let rows = st.query_map([], |r| {
-            Ok(DeadlineRow {
-                game_id: r.get(0)?,
-                days_per_move: r.get(1)?,
-                deadline: r.get(2)?,
-                reminded: r.get(3)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            &[],
+            |r| {
+                Ok(DeadlineRow {
+                    game_id: r.get(0)?,
+                    days_per_move: r.get(1)?,
+                    deadline: r.get(2)?,
+                    reminded: r.get(3)?,
+                })
+            },
+        )
     }
 
     /// Ids of active games against the computer that did not change since
     /// `before` (no move, no takeback).
     pub fn idle_computer_game_ids(&self, before: i64) -> StoreResult<Vec<i64>> {
-        let mut st = self.c().prepare_cached(
+        self.c().all(
             "SELECT id FROM games WHERE status = 'active' AND (sente < 0 OR gote < 0) AND updated_at <= ?1
              ORDER BY updated_at, id",
-        )?;
-        let rows = st.query_map([before], |r| r.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            args![before],
+            |r| r.get(0),
+        )
     }
 }
 
 impl Tx<'_> {
     /// Adds a notice due at `due_at` and returns its id.
     pub fn push_outbox_due(&self, payload: &str, now: i64, due_at: i64) -> StoreResult<i64> {
-        self.tx.execute(
-            "INSERT INTO outbox (payload, created_at, next_attempt_at) VALUES (?1, ?2, ?3)",
-            params![payload, now, due_at],
-        )?;
-        Ok(self.tx.last_insert_rowid())
+        self.c().value(
+            "INSERT INTO outbox (payload, created_at, next_attempt_at) VALUES (?1, ?2, ?3) RETURNING id",
+            args![payload, now, due_at],
+        )
     }
 
     /// Adds a notice due at once and returns its id.
@@ -221,18 +219,32 @@ impl Tx<'_> {
 
     /// Removes a delivered (or no longer relevant) notice.
     pub fn ack_outbox(&self, id: i64) -> StoreResult<()> {
-        self.tx.execute("DELETE FROM outbox WHERE id = ?1", [id])?;
+        self.c()
+            .exec("DELETE FROM outbox WHERE id = ?1", args![id])?;
         Ok(())
     }
 
     /// Hands a notice out until `until`: it is not due again before then
     /// unless it is acknowledged, failed or released first.
     pub fn lease_outbox(&self, id: i64, until: i64) -> StoreResult<()> {
-        self.tx.execute(
+        self.c().exec(
             "UPDATE outbox SET next_attempt_at = ?2 WHERE id = ?1",
-            params![id, until],
+            args![id, until],
         )?;
         Ok(())
+    }
+
+    /// Claims a notice that is due at `now` for this process until `until`;
+    /// false when it is not due (any more): another process claimed it, or
+    /// it was delivered or became a dead letter. On PostgreSQL a concurrent
+    /// claim waits for the first and then finds it taken, so exactly one
+    /// process delivers each notice.
+    pub fn claim_outbox(&self, id: i64, now: i64, until: i64) -> StoreResult<bool> {
+        let n = self.c().exec(
+            "UPDATE outbox SET next_attempt_at = ?3 WHERE id = ?1 AND dead = 0 AND next_attempt_at <= ?2",
+            args![id, now, until],
+        )?;
+        Ok(n == 1)
     }
 
     /// Records a failed delivery: the notice is retried after
@@ -246,20 +258,19 @@ impl Tx<'_> {
         now: i64,
         permanent: bool,
     ) -> StoreResult<bool> {
-        let Some(attempts) = self
-            .tx
-            .query_row("SELECT attempts FROM outbox WHERE id = ?1", [id], |r| {
-                r.get::<_, i64>(0)
-            })
-            .optional()?
+        let Some(attempts) = self.c().opt(
+            "SELECT attempts FROM outbox WHERE id = ?1",
+            args![id],
+            |r| r.get::<i64>(0),
+        )?
         else {
             return Ok(false);
         };
         let attempts = attempts.saturating_add(1);
         let dead = permanent || attempts >= OUTBOX_MAX_ATTEMPTS;
-        self.tx.execute(
+        self.c().exec(
             "UPDATE outbox SET attempts = ?2, last_error = ?3, dead = ?4, next_attempt_at = ?5 WHERE id = ?1",
-            params![id, attempts, short(error), dead, now.saturating_add(outbox_backoff(attempts))],
+            args![id, attempts, short(error), dead, now.saturating_add(outbox_backoff(attempts))],
         )?;
         Ok(dead)
     }
@@ -267,9 +278,9 @@ impl Tx<'_> {
     /// Makes a notice due at `now` again, a dead letter included (its
     /// attempts are kept). False if there is no such notice.
     pub fn release_outbox(&self, id: i64, now: i64) -> StoreResult<bool> {
-        let n = self.tx.execute(
+        let n = self.c().exec(
             "UPDATE outbox SET dead = 0, next_attempt_at = ?2 WHERE id = ?1",
-            params![id, now],
+            args![id, now],
         )?;
         Ok(n == 1)
     }
@@ -278,18 +289,19 @@ impl Tx<'_> {
     /// same job again changes nothing; a job for another ply replaces the
     /// game's job (and its claim).
     pub fn enqueue_computer_job(&self, game_id: i64, ply: i64, now: i64) -> StoreResult<()> {
-        self.tx.execute(
+        self.c().exec(
             "INSERT INTO computer_jobs (game_id, ply, created_at) VALUES (?1, ?2, ?3)
              ON CONFLICT (game_id) DO UPDATE SET ply = excluded.ply, created_at = excluded.created_at,
                 claimed_until = NULL
              WHERE computer_jobs.ply <> excluded.ply",
-            params![game_id, ply, now],
+            args![game_id, ply, now],
         )?;
         Ok(())
     }
 
     /// Claims up to `limit` jobs that are unclaimed or whose claim expired,
-    /// oldest first, until `now + lease_secs`: (game id, ply).
+    /// oldest first, until `now + lease_secs`: (game id, ply). Jobs another
+    /// process is claiming at this moment are skipped, not waited for.
     pub fn claim_computer_jobs(
         &self,
         now: i64,
@@ -297,72 +309,77 @@ impl Tx<'_> {
         limit: usize,
     ) -> StoreResult<Vec<(i64, i64)>> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let jobs: Vec<(i64, i64)> = {
-            let mut st = self.tx.prepare_cached(
+        let jobs: Vec<(i64, i64)> = self.c().all(
+            &format!(
                 "SELECT game_id, ply FROM computer_jobs WHERE claimed_until IS NULL OR claimed_until <= ?1
-                 ORDER BY created_at, game_id LIMIT ?2",
+                 ORDER BY created_at, game_id LIMIT ?2{}",
+                self.c().skip_locked()
+            ),
+            args![now, limit],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let mut claimed = Vec::with_capacity(jobs.len());
+        for (game_id, ply) in jobs {
+            let n = self.c().exec(
+                "UPDATE computer_jobs SET claimed_until = ?2
+                 WHERE game_id = ?1 AND (claimed_until IS NULL OR claimed_until <= ?3)",
+                args![game_id, now.saturating_add(lease_secs), now],
             )?;
-            let rows = st.query_map(params![now, limit], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            rows.collect::<Result<_, _>>()?
-        };
-        for (game_id, _) in &jobs {
-            self.tx.execute(
-                "UPDATE computer_jobs SET claimed_until = ?2 WHERE game_id = ?1",
-                params![game_id, now.saturating_add(lease_secs)],
-            )?;
+            if n == 1 {
+                claimed.push((game_id, ply));
+            }
         }
-        Ok(jobs)
+        Ok(claimed)
     }
 
     /// Removes the game's job (done, or no longer needed).
     pub fn finish_computer_job(&self, game_id: i64) -> StoreResult<()> {
-        self.tx
-            .execute("DELETE FROM computer_jobs WHERE game_id = ?1", [game_id])?;
+        self.c().exec(
+            "DELETE FROM computer_jobs WHERE game_id = ?1",
+            args![game_id],
+        )?;
         Ok(())
     }
 
     /// Logs that `user` did `kind` at `now` (for cooldowns and rate limits).
     pub fn record_action(&self, user: i64, kind: &str, now: i64) -> StoreResult<()> {
-        self.tx.execute(
+        self.c().exec(
             "INSERT INTO actions (user_id, kind, at) VALUES (?1, ?2, ?3)",
-            params![user, kind, now],
+            args![user, kind, now],
         )?;
         Ok(())
     }
 
     /// Forgets answered request ids older than `before`; returns how many.
     pub fn prune_requests(&self, before: i64) -> StoreResult<usize> {
-        Ok(self
-            .tx
-            .execute("DELETE FROM requests WHERE at < ?1", [before])?)
+        self.c()
+            .exec("DELETE FROM requests WHERE at < ?1", args![before])
     }
 
     /// Forgets logged actions older than `before`; returns how many.
     pub fn prune_actions(&self, before: i64) -> StoreResult<usize> {
-        Ok(self
-            .tx
-            .execute("DELETE FROM actions WHERE at < ?1", [before])?)
+        self.c()
+            .exec("DELETE FROM actions WHERE at < ?1", args![before])
     }
 
     /// Quarantines an item (again, after a release) and returns how often it
     /// has failed in all.
     pub fn quarantine(&self, kind: &str, ref_id: i64, error: &str, now: i64) -> StoreResult<i64> {
-        Ok(self.tx.query_row(
+        self.c().value(
             "INSERT INTO quarantine (kind, ref_id, error, count, first_at, last_at) VALUES (?1, ?2, ?3, 1, ?4, ?4)
-             ON CONFLICT (kind, ref_id) DO UPDATE SET error = excluded.error, count = count + 1,
+             ON CONFLICT (kind, ref_id) DO UPDATE SET error = excluded.error, count = quarantine.count + 1,
                 last_at = excluded.last_at, released = 0
              RETURNING count",
-            params![kind, ref_id, short(error), now],
-            |r| r.get(0),
-        )?)
+            args![kind, ref_id, short(error), now],
+        )
     }
 
     /// Takes an item out of quarantine (it is tried again; its failures
     /// stay counted); false if it was not quarantined.
     pub fn release_quarantine(&self, kind: &str, ref_id: i64) -> StoreResult<bool> {
-        let n = self.tx.execute(
+        let n = self.c().exec(
             "UPDATE quarantine SET released = 1 WHERE kind = ?1 AND ref_id = ?2 AND released = 0",
-            params![kind, ref_id],
+            args![kind, ref_id],
         )?;
         Ok(n == 1)
     }
@@ -389,11 +406,11 @@ mod tests {
 
     #[test]
     fn a_notice_is_retried_with_backoff_and_dies_after_the_last_attempt() {
-        let mut s = Store::open_in_memory().unwrap();
+        let s = Store::open_in_memory().unwrap();
         let id = s.transaction(|tx| tx.push_outbox("{}", 100)).unwrap();
         let mut now = 100;
         for attempt in 1..OUTBOX_MAX_ATTEMPTS {
-            let due = s.reader().due_outbox(now, 10).unwrap();
+            let due = s.read(|r| r.due_outbox(now, 10)).unwrap();
             assert_eq!(due.len(), 1, "attempt {attempt}");
             assert_eq!(due[0].attempts, attempt - 1);
             let dead = s
@@ -401,25 +418,24 @@ mod tests {
                 .unwrap();
             assert!(!dead);
             assert!(s
-                .reader()
-                .due_outbox(now + outbox_backoff(attempt) - 1, 10)
+                .read(|r| r.due_outbox(now + outbox_backoff(attempt) - 1, 10))
                 .unwrap()
                 .is_empty());
             now += outbox_backoff(attempt);
         }
-        assert_eq!(s.reader().due_outbox(now, 10).unwrap().len(), 1);
+        assert_eq!(s.read(|r| r.due_outbox(now, 10)).unwrap().len(), 1);
         assert!(s
             .transaction(|tx| tx.outbox_failed(id, "502 again", now, false))
             .unwrap());
-        assert!(s.reader().due_outbox(i64::MAX, 10).unwrap().is_empty());
-        let dead = s.reader().dead_letters().unwrap();
+        assert!(s.read(|r| r.due_outbox(i64::MAX, 10)).unwrap().is_empty());
+        let dead = s.read(|r| r.dead_letters()).unwrap();
         assert_eq!(dead.len(), 1);
         assert_eq!(dead[0].attempts, OUTBOX_MAX_ATTEMPTS);
         assert_eq!(dead[0].last_error.as_deref(), Some("502 again"));
         // Released: due at once, attempts kept.
         assert!(s.transaction(|tx| tx.release_outbox(id, now)).unwrap());
         assert_eq!(
-            s.reader().due_outbox(now, 10).unwrap()[0].attempts,
+            s.read(|r| r.due_outbox(now, 10)).unwrap()[0].attempts,
             OUTBOX_MAX_ATTEMPTS
         );
         assert!(!s.transaction(|tx| tx.release_outbox(id + 1, now)).unwrap());
@@ -427,31 +443,31 @@ mod tests {
 
     #[test]
     fn a_permanent_failure_is_a_dead_letter_at_once() {
-        let mut s = Store::open_in_memory().unwrap();
+        let s = Store::open_in_memory().unwrap();
         let a = s.transaction(|tx| tx.push_outbox("a", 1)).unwrap();
         let b = s.transaction(|tx| tx.push_outbox_due("b", 1, 50)).unwrap();
         assert_eq!(
-            s.reader().due_outbox(1, 10).unwrap().len(),
+            s.read(|r| r.due_outbox(1, 10)).unwrap().len(),
             1,
             "b is not due yet"
         );
         assert!(s
             .transaction(|tx| tx.outbox_failed(a, "403", 1, true))
             .unwrap());
-        assert!(s.reader().due_outbox(49, 10).unwrap().is_empty());
-        assert_eq!(s.reader().due_outbox(50, 10).unwrap()[0].id, b);
+        assert!(s.read(|r| r.due_outbox(49, 10)).unwrap().is_empty());
+        assert_eq!(s.read(|r| r.due_outbox(50, 10)).unwrap()[0].id, b);
         assert!(!s
             .transaction(|tx| tx.outbox_failed(999, "x", 1, true))
             .unwrap());
         // A lease hides a notice until it runs out.
         s.transaction(|tx| tx.lease_outbox(b, 120)).unwrap();
-        assert!(s.reader().due_outbox(119, 10).unwrap().is_empty());
-        assert_eq!(s.reader().due_outbox(120, 10).unwrap().len(), 1);
+        assert!(s.read(|r| r.due_outbox(119, 10)).unwrap().is_empty());
+        assert_eq!(s.read(|r| r.due_outbox(120, 10)).unwrap().len(), 1);
     }
 
     #[test]
     fn computer_jobs_are_claimed_with_a_lease() {
-        let mut s = Store::open_in_memory().unwrap();
+        let s = Store::open_in_memory().unwrap();
         s.transaction(|tx| {
             tx.upsert_player(1, "a", 0)?;
             tx.upsert_player(-1, "komadai", 0)?;
@@ -476,7 +492,7 @@ mod tests {
             tx.enqueue_computer_job(2, 3, 12)
         })
         .unwrap();
-        assert_eq!(s.reader().computer_jobs().unwrap(), vec![(1, 1), (2, 3)]);
+        assert_eq!(s.read(|r| r.computer_jobs()).unwrap(), vec![(1, 1), (2, 3)]);
         let claimed = s
             .transaction(|tx| tx.claim_computer_jobs(20, 60, 1))
             .unwrap();
@@ -511,13 +527,13 @@ mod tests {
             vec![(2, 3), (1, 3)]
         );
         s.transaction(|tx| tx.finish_computer_job(1)).unwrap();
-        assert_eq!(s.reader().computer_jobs().unwrap(), vec![(2, 3)]);
+        assert_eq!(s.read(|r| r.computer_jobs()).unwrap(), vec![(2, 3)]);
     }
 
     #[test]
     fn quarantine_counts_repeats_and_releases() {
-        let mut s = Store::open_in_memory().unwrap();
-        assert!(!s.reader().is_quarantined("game", 7).unwrap());
+        let s = Store::open_in_memory().unwrap();
+        assert!(!s.read(|r| r.is_quarantined("game", 7)).unwrap());
         assert_eq!(
             s.transaction(|tx| tx.quarantine("game", 7, "bad sfen", 10))
                 .unwrap(),
@@ -530,10 +546,10 @@ mod tests {
         );
         s.transaction(|tx| tx.quarantine("notice", 7, "json", 15))
             .unwrap();
-        assert!(s.reader().is_quarantined("game", 7).unwrap());
-        assert!(!s.reader().is_quarantined("game", 8).unwrap());
-        assert_eq!(s.reader().quarantined_ids("game").unwrap(), vec![7]);
-        let list = s.reader().quarantined().unwrap();
+        assert!(s.read(|r| r.is_quarantined("game", 7)).unwrap());
+        assert!(!s.read(|r| r.is_quarantined("game", 8)).unwrap());
+        assert_eq!(s.read(|r| r.quarantined_ids("game")).unwrap(), vec![7]);
+        let list = s.read(|r| r.quarantined()).unwrap();
         assert_eq!(list.len(), 2);
         assert_eq!(
             list[0],
@@ -552,21 +568,21 @@ mod tests {
         assert!(!s
             .transaction(|tx| tx.release_quarantine("game", 7))
             .unwrap());
-        assert!(!s.reader().is_quarantined("game", 7).unwrap());
-        assert!(s.reader().quarantined_ids("game").unwrap().is_empty());
-        assert_eq!(s.reader().quarantined().unwrap().len(), 1);
+        assert!(!s.read(|r| r.is_quarantined("game", 7)).unwrap());
+        assert!(s.read(|r| r.quarantined_ids("game")).unwrap().is_empty());
+        assert_eq!(s.read(|r| r.quarantined()).unwrap().len(), 1);
         // Failing again after the release: back, and the count goes on.
         assert_eq!(
             s.transaction(|tx| tx.quarantine("game", 7, "bad", 30))
                 .unwrap(),
             3
         );
-        assert!(s.reader().is_quarantined("game", 7).unwrap());
+        assert!(s.read(|r| r.is_quarantined("game", 7)).unwrap());
     }
 
     #[test]
     fn actions_count_and_prune_with_the_requests() {
-        let mut s = Store::open_in_memory().unwrap();
+        let s = Store::open_in_memory().unwrap();
         s.transaction(|tx| {
             tx.record_action(1, "challenge", 100)?;
             tx.record_action(1, "challenge", 200)?;
@@ -576,17 +592,21 @@ mod tests {
             tx.remember_request("new", "1:2", 300)
         })
         .unwrap();
-        let r = s.reader();
-        assert_eq!(r.actions_since(1, "challenge", 0).unwrap(), 2);
-        assert_eq!(r.actions_since(1, "challenge", 150).unwrap(), 1);
-        assert_eq!(r.actions_since(1, "challenge", 201).unwrap(), 0);
-        assert_eq!(r.last_action(1, "challenge").unwrap(), Some(200));
-        assert_eq!(r.last_action(1, "resign").unwrap(), None);
+        s.peek(|r| {
+            assert_eq!(r.actions_since(1, "challenge", 0).unwrap(), 2);
+            assert_eq!(r.actions_since(1, "challenge", 150).unwrap(), 1);
+            assert_eq!(r.actions_since(1, "challenge", 201).unwrap(), 0);
+            assert_eq!(r.last_action(1, "challenge").unwrap(), Some(200));
+            assert_eq!(r.last_action(1, "resign").unwrap(), None);
+        })
+        .unwrap();
         assert_eq!(s.transaction(|tx| tx.prune_actions(200)).unwrap(), 1);
         assert_eq!(s.transaction(|tx| tx.prune_requests(200)).unwrap(), 1);
-        let r = s.reader();
-        assert_eq!(r.actions_since(1, "challenge", 0).unwrap(), 1);
-        assert_eq!(r.answered("old").unwrap(), None);
-        assert_eq!(r.answered("new").unwrap().as_deref(), Some("1:2"));
+        s.peek(|r| {
+            assert_eq!(r.actions_since(1, "challenge", 0).unwrap(), 1);
+            assert_eq!(r.answered("old").unwrap(), None);
+            assert_eq!(r.answered("new").unwrap().as_deref(), Some("1:2"));
+        })
+        .unwrap();
     }
 }
