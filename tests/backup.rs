@@ -96,7 +96,7 @@ fn a_backup_in_the_middle_of_a_move_burst_holds_every_acknowledged_move() {
 
     let copy = Store::open(&dest).unwrap();
     assert_eq!(copy.integrity_check().unwrap(), "ok");
-    let moves = copy.reader().moves(game_id).unwrap();
+    let moves = copy.read(|r| r.moves(game_id)).unwrap();
     eprintln!(
         "acknowledged before the backup: {before}, in the backup: {}, acknowledged in all: {}",
         moves.len(),
@@ -111,7 +111,7 @@ fn a_backup_in_the_middle_of_a_move_burst_holds_every_acknowledged_move() {
         acked[..moves.len()],
         "a prefix of the acknowledged moves"
     );
-    let row = copy.reader().game(game_id).unwrap().unwrap();
+    let row = copy.read(|r| r.game(game_id)).unwrap().unwrap();
     assert_eq!(
         row.ply as usize,
         moves.len(),
@@ -140,7 +140,7 @@ fn a_backup_in_the_middle_of_a_move_burst_holds_every_acknowledged_move() {
 fn the_backup_subcommand_copies_the_database() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("live.db");
-    let mut store = Store::open(&db).unwrap();
+    let store = Store::open(&db).unwrap();
     store
         .transaction(|tx| tx.upsert_player(7, "carol", 0))
         .unwrap();
@@ -160,7 +160,7 @@ fn the_backup_subcommand_copies_the_database() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("pages"));
     let copy = Store::open(&dest).unwrap();
     assert_eq!(
-        copy.reader().player(7).unwrap().unwrap().display_name,
+        copy.read(|r| r.player(7)).unwrap().unwrap().display_name,
         "carol"
     );
 
@@ -178,8 +178,7 @@ fn the_backup_subcommand_copies_the_database() {
     );
     assert!(Store::open(&dest2)
         .unwrap()
-        .reader()
-        .player(7)
+        .read(|r| r.player(7))
         .unwrap()
         .is_some());
 

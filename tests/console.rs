@@ -1,5 +1,6 @@
-//! End-to-end tests through the console binary on a real SQLite file: whole
-//! games to every kind of result, ratings, refusals in English and German.
+//! End-to-end tests through the console binary, each run on a real SQLite
+//! file and on a real PostgreSQL database (`tests/common/pg.rs`): whole games
+//! to every kind of result, ratings, refusals in English and German.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -8,20 +9,37 @@ use komadai::notation::{format_move, Style};
 use komadai::shogi::{Move, Position};
 use serde_json::Value;
 
+#[path = "common/pg.rs"]
+mod pg;
+
+/// The database a test runs on.
+#[derive(Clone, Copy)]
+enum Backend {
+    Sqlite,
+    Postgres,
+}
+
 struct Console {
-    dir: tempfile::TempDir,
+    _dir: tempfile::TempDir,
+    db: std::ffi::OsString,
 }
 
 impl Console {
-    fn new() -> Console {
-        Console {
-            dir: tempfile::tempdir().expect("temp dir"),
-        }
+    /// A console over a new, empty database.
+    fn on(backend: Backend) -> Console {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = match backend {
+            Backend::Sqlite => dir.path().join("komadai.db").into_os_string(),
+            Backend::Postgres => pg::fresh_database("console")
+                .expect("the PostgreSQL tests run only with a server")
+                .into(),
+        };
+        Console { _dir: dir, db }
     }
 
     /// Runs a script (one session of the console) and returns one JSON value per reply.
     fn run(&self, script: &str) -> Vec<Value> {
-        let db = self.dir.path().join("komadai.db");
+        let db = &self.db;
         let mut child = Command::new(env!("CARGO_BIN_EXE_komadai"))
             .args([
                 "console",
@@ -32,7 +50,7 @@ impl Console {
                 "7",
                 "--db",
             ])
-            .arg(&db)
+            .arg(db)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -115,9 +133,8 @@ fn alternate(moves: &[String]) -> String {
         .collect()
 }
 
-#[test]
-fn full_rated_game_to_checkmate_changes_ratings() {
-    let c = Console::new();
+fn full_rated_game_to_checkmate_changes_ratings(b: Backend) {
+    let c = Console::on(b);
     let moves = mating_game();
     let script = format!(
         "alice challenge @bob days=3 rated=yes color=sente\nbob accept\n{}alice stats\nbob stats\n",
@@ -168,9 +185,8 @@ alice export gif
     );
 }
 
-#[test]
-fn sennichite_is_a_draw_and_perpetual_check_loses() {
-    let c = Console::new();
+fn sennichite_is_a_draw_and_perpetual_check_loses(b: Backend) {
+    let c = Console::on(b);
     let cycle = "alice move R-3h\nbob move R-7b\nalice move R-2h\nbob move R-8b\n";
     let script =
         format!("alice challenge @bob rated=yes color=sente\nbob accept\n{cycle}{cycle}{cycle}");
@@ -179,7 +195,7 @@ fn sennichite_is_a_draw_and_perpetual_check_loses() {
     assert!(last.contains("Draw by sennichite"), "{last}");
     assert!(text(&out[out.len() - 5]).contains("Warning: this position has now occurred 3 times"));
 
-    let c = Console::new();
+    let c = Console::on(b);
     let cycle = "alice move 5e4e\nbob move 4a5a\nalice move 4e5e\nbob move 5a4a\n";
     let script = format!(
         "alice challenge @bob rated=no color=sente sfen=5k3/9/9/9/4R4/9/9/9/4K4_b_-_1\nbob accept\n{cycle}{cycle}{cycle}"
@@ -189,10 +205,9 @@ fn sennichite_is_a_draw_and_perpetual_check_loses() {
     assert!(last.contains("bob wins by perpetual check"), "{last}");
 }
 
-#[test]
-fn declaration_resignation_abort_and_timeout() {
+fn declaration_resignation_abort_and_timeout(b: Backend) {
     // Entering-king declaration from a position where Sente may declare.
-    let c = Console::new();
+    let c = Console::on(b);
     let out = c.run(
         "alice challenge @bob rated=no color=sente sfen=RRBBK4/GGGGSS3/9/9/9/9/9/9/8k_b_2P_1\nbob accept\nbob declare\nalice declare\n",
     );
@@ -204,7 +219,7 @@ fn declaration_resignation_abort_and_timeout() {
     );
 
     // Declaring without the conditions names what is missing.
-    let c = Console::new();
+    let c = Console::on(b);
     let out = c.run("alice challenge @bob rated=no color=sente\nbob accept\nalice declare\n");
     assert!(
         text(&out[2]).contains("your king is not in the opponent's camp"),
@@ -219,11 +234,11 @@ fn declaration_resignation_abort_and_timeout() {
 
     let opening = "alice move P-7f\nbob move P-3d\nalice move P-2f\nbob move P-8d\nalice move P-2e\nbob move P-8e\nalice move G-7h\nbob move G-3b\nalice move P-2d\n";
     // Resignation under 10 plies aborts; abort works; at ply 10 abort is refused.
-    let c = Console::new();
+    let c = Console::on(b);
     let out = c.run(&format!("alice challenge @bob rated=yes color=sente\nbob accept\n{opening}bob resign\nbob press resign-yes:1\nalice stats\n"));
     assert!(text(&out[out.len() - 2]).contains("aborted before ply 10"));
     assert!(text(out.last().unwrap()).contains("rating 1500 (0 rated games)"));
-    let c = Console::new();
+    let c = Console::on(b);
     let out = c.run(&format!("alice challenge @bob rated=yes color=sente\nbob accept\n{opening}bob move Px2d\nalice abort\nalice resign\nalice press resign-yes:1\nbob stats\n"));
     assert!(text(&out[out.len() - 4]).contains("only be aborted before ply 10"));
     assert!(text(&out[out.len() - 3]).contains("You will lose the game"));
@@ -231,7 +246,7 @@ fn declaration_resignation_abort_and_timeout() {
     assert!(text(out.last().unwrap()).contains("rating 1516 (1 rated games); 1 wins"));
 
     // Timeout: the clock runs past the deadline; reminders come first, once each.
-    let c = Console::new();
+    let c = Console::on(b);
     let out = c.run(&format!(
         "alice challenge @bob days=2 rated=yes color=sente\nbob accept\n{opening}bob move Px2d\n:clock +1d\n:tick\n:tick\n:clock +20h\n:tick\n:clock +4h\n:tick\nalice stats\n"
     ));
@@ -256,9 +271,8 @@ fn declaration_resignation_abort_and_timeout() {
     assert!(text(out.last().unwrap()).contains("rating 1484 (1 rated games); 0 wins, 1 losses"));
 }
 
-#[test]
-fn handicap_and_minishogi_games_are_unrated() {
-    let c = Console::new();
+fn handicap_and_minishogi_games_are_unrated(b: Backend) {
+    let c = Console::on(b);
     let out = c.run(
         "alice challenge @bob rated=yes handicap=2-pieces\nalice challenge @bob handicap=2-pieces color=gote\nbob accept\nbob move P-7f\nalice move P-3d\nbob board\n",
     );
@@ -273,7 +287,7 @@ fn handicap_and_minishogi_games_are_unrated() {
         "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
     );
     assert!(text(&out[3]).contains("not your turn"));
-    let c = Console::new();
+    let c = Console::on(b);
     let out = c.run(
         "alice challenge @bob variant=minishogi color=sente\nbob accept\nalice move 4e4d\nbob move 2a2b\nalice resign\nalice press resign-yes:1\nalice stats\n",
     );
@@ -282,9 +296,8 @@ fn handicap_and_minishogi_games_are_unrated() {
     assert!(text(out.last().unwrap()).contains("(0 rated games)"));
 }
 
-#[test]
-fn illegal_and_malformed_moves_are_refused_in_english_and_german() {
-    let c = Console::new();
+fn illegal_and_malformed_moves_are_refused_in_english_and_german(b: Backend) {
+    let c = Console::on(b);
     let out = c.run(
         "alice challenge @bob rated=no color=sente sfen=4k4/9/9/9/9/9/4P4/9/4K4_b_P_1\nbob accept\nalice move P*5e\nalice:de move P*5e\nalice move zz9\nalice:de move zz9\nalice move K-5a\nalice:de move 5i4i4h\nbob move K-4a\n",
     );
@@ -309,9 +322,8 @@ fn illegal_and_malformed_moves_are_refused_in_english_and_german() {
         .all(|v| !ok(v) && v["visibility"] == "caller"));
 }
 
-#[test]
-fn games_survive_a_restart_and_buttons_still_work() {
-    let c = Console::new();
+fn games_survive_a_restart_and_buttons_still_work(b: Backend) {
+    let c = Console::on(b);
     let out = c.run("alice challenge @bob rated=no color=sente\n");
     let accept = out[0]["buttons"][0].as_str().unwrap().to_string();
     // A new process: the challenge and its button survive.
@@ -325,9 +337,8 @@ fn games_survive_a_restart_and_buttons_still_work() {
     assert!(text(&out[1]).contains("ply 2"));
 }
 
-#[test]
-fn challenges_expire_decline_cancel_and_rematch() {
-    let c = Console::new();
+fn challenges_expire_decline_cancel_and_rematch(b: Backend) {
+    let c = Console::on(b);
     let out = c.run(
         "alice challenge @bob\ncarol decline 1\nbob decline 1\nalice challenge @bob\nbob cancel 2\nalice cancel 2\nalice challenge\nalice accept 3\n:clock +8d\n:tick\nbob accept 3\n",
     );
@@ -346,7 +357,7 @@ fn challenges_expire_decline_cancel_and_rematch() {
     assert!(t[10].contains("no such open challenge"), "{}", t[10]);
 
     // Rematch after a finished game swaps colours.
-    let c = Console::new();
+    let c = Console::on(b);
     let out = c.run(
         "alice challenge @bob rated=no color=sente\nbob accept\nalice resign\nalice press resign-yes:1\nbob rematch 1\nalice press accept:2\n",
     );
@@ -365,9 +376,8 @@ fn challenges_expire_decline_cancel_and_rematch() {
     );
 }
 
-#[test]
-fn takeback_count_export_settings_and_leaderboard() {
-    let c = Console::new();
+fn takeback_count_export_settings_and_leaderboard(b: Backend) {
+    let c = Console::on(b);
     let out = c.run(
         "alice challenge @bob rated=no color=sente\nbob accept\nalice move P-7f\nbob move P-3d\nbob takeback\nalice press takeback-no:1\nbob takeback\nalice press takeback-yes:1\nalice board\nalice count\nalice export csa\nalice export sfen\nalice:de settings notation=japanese theme=dark language=de\nbob move P-8d\nalice move 2g2f\nalice settings notation=klingon\n",
     );
@@ -399,7 +409,7 @@ fn takeback_count_export_settings_and_leaderboard() {
     );
 
     // A rated game shows up on the leaderboard.
-    let c = Console::new();
+    let c = Console::on(b);
     let out = c.run(
         "alice challenge @bob rated=yes color=sente\nbob accept\nalice move P-7f\nbob move P-3d\nalice move P-2f\nbob move P-8d\nalice move P-2e\nbob move P-8e\nalice move G-7h\nbob move G-3b\nalice move P-2d\nbob move Px2d\nbob resign\nbob press resign-yes:1\nalice leaderboard\n",
     );
@@ -410,9 +420,8 @@ fn takeback_count_export_settings_and_leaderboard() {
     );
 }
 
-#[test]
-fn playing_the_computer_with_hints_takeback_and_analysis() {
-    let c = Console::new();
+fn playing_the_computer_with_hints_takeback_and_analysis(b: Backend) {
+    let c = Console::on(b);
     let out = c.run(
         "alice play level=beginner color=sente\nalice move P-7f\nalice hint\nalice takeback\nalice board\nalice resign\nalice press resign-yes:1\nalice analyze\nalice stats\n",
     );
@@ -446,7 +455,7 @@ fn playing_the_computer_with_hints_takeback_and_analysis() {
     );
 
     // The computer gives a handicap as Gote and moves first.
-    let c = Console::new();
+    let c = Console::on(b);
     let out = c.run("alice play level=beginner handicap=6-pieces\n");
     assert!(
         text(&out[0]).contains("komadai (Beginner) played"),
@@ -455,7 +464,7 @@ fn playing_the_computer_with_hints_takeback_and_analysis() {
     );
 
     // No hints in rated games.
-    let c = Console::new();
+    let c = Console::on(b);
     let out = c
         .run("alice challenge @bob rated=yes color=sente\nbob accept\nalice hint\nalice:de hint\n");
     assert!(
@@ -470,9 +479,8 @@ fn playing_the_computer_with_hints_takeback_and_analysis() {
     );
 }
 
-#[test]
-fn replay_steps_through_a_game_with_buttons() {
-    let c = Console::new();
+fn replay_steps_through_a_game_with_buttons(b: Backend) {
+    let c = Console::on(b);
     let out = c.run(
         "alice challenge @bob rated=no color=sente\nbob accept\nalice move P-7f\nbob move P-3d\nalice move Bx2b+\nalice replay\nalice replay ply=0\nalice press replay-next:1:1\nalice:de press replay-last:1:3\ncarol replay game=1\nalice replay ply=x\nalice press replay-next:1\n",
     );
@@ -517,9 +525,8 @@ fn replay_steps_through_a_game_with_buttons() {
     assert!(!ok(&out[11]), "{}", out[11]);
 }
 
-#[test]
-fn the_handicap_ladder_starts_at_six_pieces() {
-    let c = Console::new();
+fn the_handicap_ladder_starts_at_six_pieces(b: Backend) {
+    let c = Console::on(b);
     let out = c.run("alice play ladder\nalice:de stats\n");
     assert!(
         text(&out[0])
@@ -538,9 +545,8 @@ fn the_handicap_ladder_starts_at_six_pieces() {
     assert!(ok(&out[1]), "{}", out[1]);
 }
 
-#[test]
-fn the_learn_course_from_the_pawn_to_a_minishogi_game() {
-    let c = Console::new();
+fn the_learn_course_from_the_pawn_to_a_minishogi_game(b: Backend) {
+    let c = Console::on(b);
     let out = c.run(
         "alice learn\nalice learn 5f5e\nalice learn 9i9h\nalice learn 9i9c+\n\
          alice learn lesson=11\nalice learn P*4d\nalice:de learn P*4d\nalice learn P*6d\n\
@@ -598,3 +604,38 @@ fn the_learn_course_from_the_pawn_to_a_minishogi_game() {
     assert!(!ok(&out[16]) && t[16].contains("is a game"), "{}", t[16]);
     assert!(!ok(&out[17]) && t[17].contains("1 to 15"), "{}", t[17]);
 }
+
+/// Every test above, once on SQLite and once on PostgreSQL.
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[test]
+            fn $name() {
+                super::$name(super::Backend::Sqlite);
+            })*
+        }
+        mod postgres {
+            $(#[test]
+            fn $name() {
+                if super::pg::available() {
+                    super::$name(super::Backend::Postgres);
+                }
+            })*
+        }
+    };
+}
+
+on_both_backends!(
+    full_rated_game_to_checkmate_changes_ratings,
+    sennichite_is_a_draw_and_perpetual_check_loses,
+    declaration_resignation_abort_and_timeout,
+    handicap_and_minishogi_games_are_unrated,
+    illegal_and_malformed_moves_are_refused_in_english_and_german,
+    games_survive_a_restart_and_buttons_still_work,
+    challenges_expire_decline_cancel_and_rematch,
+    takeback_count_export_settings_and_leaderboard,
+    playing_the_computer_with_hints_takeback_and_analysis,
+    replay_steps_through_a_game_with_buttons,
+    the_handicap_ladder_starts_at_six_pieces,
+    the_learn_course_from_the_pawn_to_a_minishogi_game,
+);

@@ -42,9 +42,9 @@ fn long_game(plies: usize) -> Vec<(Move, String)> {
 fn stored_moves(db: &std::path::Path) -> Vec<String> {
     let store = Store::open(db).expect("database opens after a kill");
     assert_eq!(store.integrity_check().unwrap(), "ok");
-    let game = store.reader().game(1).unwrap();
+    let game = store.read(|r| r.game(1)).unwrap();
     match game {
-        Some(_) => store.reader().moves(1).unwrap(),
+        Some(_) => store.read(|r| r.moves(1)).unwrap(),
         None => Vec::new(),
     }
 }

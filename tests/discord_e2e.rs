@@ -636,11 +636,10 @@ async fn a_burst_of_500_moves_across_50_games() {
     let store = Store::open(&db).expect("store");
     for g in 0..GAMES {
         let games = store
-            .reader()
-            .active_games_of(i64::try_from(player(g, 0)).expect("id"))
+            .read(|r| r.active_games_of(i64::try_from(player(g, 0)).expect("id")))
             .expect("games");
         assert_eq!(games.len(), 1);
-        let moves = store.reader().moves(games[0].id).expect("moves");
+        let moves = store.read(|r| r.moves(games[0].id)).expect("moves");
         assert_eq!(moves, OPENING.map(String::from).to_vec(), "game {g}");
     }
 }
@@ -1828,7 +1827,7 @@ async fn a_refused_move_answer_still_reaches_the_thread() {
     bot.shutdown().await;
     let store = Store::open(&db).expect("store");
     assert_eq!(
-        store.reader().moves(1).expect("moves"),
+        store.read(|r| r.moves(1)).expect("moves"),
         vec!["7g7f".to_string()]
     );
 }

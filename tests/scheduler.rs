@@ -86,14 +86,14 @@ impl World {
     fn status(&self, game: i64) -> (String, Option<String>) {
         let row = self
             .app
-            .with_store(|s| s.reader().game(game).unwrap().unwrap())
+            .with_store(|s| s.read(|r| r.game(game)).unwrap().unwrap())
             .unwrap();
         (row.status, row.reason)
     }
 
     fn outbox_len(&self) -> usize {
         self.app
-            .with_store(|s| s.reader().outbox().unwrap().len())
+            .with_store(|s| s.read(|r| r.outbox()).unwrap().len())
             .unwrap()
     }
 
@@ -366,7 +366,7 @@ fn an_idle_game_against_the_computer_is_aborted() {
     assert_eq!(reason.as_deref(), Some("Aborted"));
     assert!(w
         .app
-        .with_store(|s| s.reader().computer_jobs().unwrap())
+        .with_store(|s| s.read(|r| r.computer_jobs()).unwrap())
         .unwrap()
         .is_empty());
     let due = w.app.due_notices(10).unwrap();
@@ -403,7 +403,7 @@ fn answered_request_ids_are_pruned_after_the_retention_period() {
         .unwrap();
     let answered = |rid: &str| {
         w.app
-            .with_store(|s| s.reader().answered(rid).unwrap())
+            .with_store(|s| s.read(|r| r.answered(rid)).unwrap())
             .unwrap()
     };
     w.clock.advance(App::REQUEST_RETENTION - DAY / 2);
@@ -418,7 +418,7 @@ fn answered_request_ids_are_pruned_after_the_retention_period() {
     assert!(answered("newer").is_some());
     let actions = w
         .app
-        .with_store(|s| s.reader().actions_since(1, "challenge", 0).unwrap())
+        .with_store(|s| s.read(|r| r.actions_since(1, "challenge", 0)).unwrap())
         .unwrap();
     assert_eq!(actions, 0, "the action log is pruned with the requests");
 }
@@ -472,7 +472,7 @@ fn the_console_shows_and_releases_quarantined_games_and_dead_letters() {
         let c = Connection::open(&db).unwrap();
         c.execute_batch("UPDATE games SET sfen = 'broken' WHERE id = 1")
             .unwrap();
-        let mut s = Store::open(&db).unwrap();
+        let s = Store::open(&db).unwrap();
         s.transaction(|tx| tx.push_outbox("garbage", T0)).unwrap();
     }
     let out = run(":clock +2d\n:tick\n:quarantine\n:dead\n:retry 1\n:release game 1\n:release game 1\n:quarantine\n");

@@ -50,9 +50,12 @@ fn migrate_from_every_earlier_version_keeps_data() {
             schema_version() as i64,
             "from {version}"
         );
-        let r = store.reader();
-        assert_eq!(r.player(1).unwrap().unwrap().display_name, "alice");
-        assert_eq!(r.game(1).unwrap().unwrap().sente, 1);
+        store
+            .peek(|r| {
+                assert_eq!(r.player(1).unwrap().unwrap().display_name, "alice");
+                assert_eq!(r.game(1).unwrap().unwrap().sente, 1);
+            })
+            .unwrap();
         assert_eq!(store.integrity_check().unwrap(), "ok");
     }
 }
@@ -151,7 +154,7 @@ fn fifty_threads_play_the_same_games() {
                                     // Another copy may have played move k already.
                                     let ply = app
                                         .with_store(|s| {
-                                            s.reader().game(game_id).unwrap().unwrap().ply
+                                            s.read(|r| r.game(game_id)).unwrap().unwrap().ply
                                         })
                                         .unwrap();
                                     if ply as usize > k {
@@ -186,7 +189,7 @@ fn fifty_threads_play_the_same_games() {
     assert!(total_refused > 0, "the threads really raced");
     for (game_id, _, _, seq) in games {
         let moves = app
-            .with_store(|s| s.reader().moves(game_id).unwrap())
+            .with_store(|s| s.read(|r| r.moves(game_id)).unwrap())
             .unwrap();
         let expected: Vec<String> = seq.iter().map(ToString::to_string).collect();
         assert_eq!(moves, expected, "game {game_id} in order");
@@ -235,49 +238,55 @@ fn schema_4_database_migrates_and_accepts_western_numeric() {
             .is_err());
     }
 
-    let mut store = Store::open(&path).unwrap();
+    let store = Store::open(&path).unwrap();
     assert_eq!(store.user_version().unwrap(), schema_version() as i64);
     assert_eq!(store.integrity_check().unwrap(), "ok");
-    {
-        let r = store.reader();
-        let alice = r.player(1).unwrap().unwrap();
-        assert_eq!(alice.display_name, "alice");
-        assert_eq!(alice.settings.notation, "japanese");
-        assert_eq!(alice.settings.piece_style, "kanji2");
-        assert_eq!(alice.settings.theme, "dark");
-        assert_eq!(alice.settings.language.as_deref(), Some("de"));
-        assert!(alice.settings.dms);
-        assert_eq!(alice.rating, 1612.5);
-        assert_eq!(alice.rated_games, 3);
-        assert_eq!(
-            r.player(-3).unwrap().unwrap().display_name,
-            "komadai (medium)"
-        );
-        assert_eq!(r.game(1).unwrap().unwrap().sente, 1);
-        assert_eq!(r.game(2).unwrap().unwrap().gote, -3);
-        assert_eq!(r.moves(1).unwrap(), vec!["7g7f".to_string()]);
-        assert_eq!(r.challenge(1).unwrap().unwrap().game_id, Some(1));
-        assert_eq!(r.answered("r1").unwrap().as_deref(), Some("1:1"));
-        // The old notice is due at once and counts no failures.
-        let due = r.due_outbox(77, 10).unwrap();
-        assert_eq!(due.len(), 1);
-        assert_eq!((due[0].attempts, due[0].dead), (0, false));
-        assert_eq!(r.active_game_count(1).unwrap(), 1);
-        assert_eq!(
-            r.active_game_count(2).unwrap(),
-            1,
-            "the computer game is not counted"
-        );
-        assert_eq!(r.active_computer_games(2).unwrap(), 1);
-        assert_eq!(r.open_challenges_by(1).unwrap(), 0);
-    }
+    store
+        .peek(|r| {
+            let alice = r.player(1).unwrap().unwrap();
+            assert_eq!(alice.display_name, "alice");
+            assert_eq!(alice.settings.notation, "japanese");
+            assert_eq!(alice.settings.piece_style, "kanji2");
+            assert_eq!(alice.settings.theme, "dark");
+            assert_eq!(alice.settings.language.as_deref(), Some("de"));
+            assert!(alice.settings.dms);
+            assert_eq!(alice.rating, 1612.5);
+            assert_eq!(alice.rated_games, 3);
+            assert_eq!(
+                r.player(-3).unwrap().unwrap().display_name,
+                "komadai (medium)"
+            );
+            assert_eq!(r.game(1).unwrap().unwrap().sente, 1);
+            assert_eq!(r.game(2).unwrap().unwrap().gote, -3);
+            assert_eq!(r.moves(1).unwrap(), vec!["7g7f".to_string()]);
+            assert_eq!(r.challenge(1).unwrap().unwrap().game_id, Some(1));
+            assert_eq!(r.answered("r1").unwrap().as_deref(), Some("1:1"));
+            // The old notice is due at once and counts no failures.
+            let due = r.due_outbox(77, 10).unwrap();
+            assert_eq!(due.len(), 1);
+            assert_eq!((due[0].attempts, due[0].dead), (0, false));
+            assert_eq!(r.active_game_count(1).unwrap(), 1);
+            assert_eq!(
+                r.active_game_count(2).unwrap(),
+                1,
+                "the computer game is not counted"
+            );
+            assert_eq!(r.active_computer_games(2).unwrap(), 1);
+            assert_eq!(r.open_challenges_by(1).unwrap(), 0);
+        })
+        .unwrap();
 
     // The fix: 'western-numeric' is stored; the CHECK still rejects nonsense.
-    let mut s = store.reader().player(2).unwrap().unwrap().settings;
+    let mut s = store.read(|r| r.player(2)).unwrap().unwrap().settings;
     s.notation = "western-numeric".into();
     store.transaction(|tx| tx.save_settings(2, &s)).unwrap();
     assert_eq!(
-        store.reader().player(2).unwrap().unwrap().settings.notation,
+        store
+            .read(|r| r.player(2))
+            .unwrap()
+            .unwrap()
+            .settings
+            .notation,
         "western-numeric"
     );
     s.notation = "bogus".into();
@@ -326,7 +335,7 @@ fn every_notation_can_be_chosen() {
         };
         app.settings(&me, &change).expect(name);
         let stored = app
-            .with_store(|s| s.reader().player(5).unwrap().unwrap().settings.notation)
+            .with_store(|s| s.read(|r| r.player(5)).unwrap().unwrap().settings.notation)
             .unwrap();
         assert_eq!(stored, name);
     }
@@ -361,17 +370,19 @@ fn counting_queries_for_caps() {
     app.accept(&c, 3, Place::default()).unwrap();
     let counts = app
         .with_store(|s| {
-            let r = s.reader();
-            (
-                r.open_challenges_by(1).unwrap(),
-                r.open_challenges_between(1, 2).unwrap(),
-                r.open_challenges_between(1, 3).unwrap(),
-                r.open_challenges_between(2, 1).unwrap(),
-                r.active_game_count(1).unwrap(),
-                r.active_game_count(3).unwrap(),
-                r.active_game_count(2).unwrap(),
-                r.active_computer_games(1).unwrap(),
-            )
+            s.peek(|r| {
+                (
+                    r.open_challenges_by(1).unwrap(),
+                    r.open_challenges_between(1, 2).unwrap(),
+                    r.open_challenges_between(1, 3).unwrap(),
+                    r.open_challenges_between(2, 1).unwrap(),
+                    r.active_game_count(1).unwrap(),
+                    r.active_game_count(3).unwrap(),
+                    r.active_game_count(2).unwrap(),
+                    r.active_computer_games(1).unwrap(),
+                )
+            })
+            .unwrap()
         })
         .unwrap();
     assert_eq!(counts, (3, 2, 0, 0, 1, 1, 0, 0));

@@ -82,12 +82,12 @@ fn snapshot(app: &App, games: &[i64]) -> Vec<(i64, String, String, Vec<String>)>
         games
             .iter()
             .map(|&g| {
-                let row = s.reader().game(g).expect("read").expect("game");
+                let row = s.read(|r| r.game(g)).expect("read").expect("game");
                 (
                     row.ply,
                     row.status,
                     row.sfen,
-                    s.reader().moves(g).expect("moves"),
+                    s.read(|r| r.moves(g)).expect("moves"),
                 )
             })
             .collect()
@@ -318,7 +318,7 @@ fn the_computer_answers_later_when_busy_and_after_a_restart() {
         assert!(text.contains("its move will be posted here"), "{text}");
         assert_eq!(r.visibility, Visibility::Public);
         let jobs = app
-            .with_store(|s| s.reader().computer_jobs())
+            .with_store(|s| s.read(|r| r.computer_jobs()))
             .expect("store")
             .expect("jobs");
         assert_eq!(jobs, vec![(game_id, 1)]);
@@ -330,13 +330,13 @@ fn the_computer_answers_later_when_busy_and_after_a_restart() {
     let app = app_at(&db);
     assert_eq!(app.run_computer_jobs().expect("worker"), 1);
     let row = app
-        .with_store(|s| s.reader().game(game_id))
+        .with_store(|s| s.read(|r| r.game(game_id)))
         .expect("store")
         .expect("read")
         .expect("game");
     assert_eq!(row.ply, 2, "the computer answered");
     let jobs = app
-        .with_store(|s| s.reader().computer_jobs())
+        .with_store(|s| s.read(|r| r.computer_jobs()))
         .expect("store")
         .expect("jobs");
     assert!(jobs.is_empty(), "{jobs:?}");

@@ -86,45 +86,47 @@ impl Snapshot {
     /// Reads the store.
     pub fn take(app: &App, users: &[i64]) -> Snapshot {
         app.with_store(|s| {
-            let r = s.reader();
-            let mut games = BTreeMap::new();
-            let (mut id, mut misses) = (1, 0);
-            while misses < ID_GAP {
-                match r.game(id).expect("read game") {
-                    Some(g) => {
-                        misses = 0;
-                        let moves = r.moves(id).expect("read moves");
-                        games.insert(id, (g, moves));
+            s.peek(|r| {
+                let mut games = BTreeMap::new();
+                let (mut id, mut misses) = (1, 0);
+                while misses < ID_GAP {
+                    match r.game(id).expect("read game") {
+                        Some(g) => {
+                            misses = 0;
+                            let moves = r.moves(id).expect("read moves");
+                            games.insert(id, (g, moves));
+                        }
+                        None => misses += 1,
                     }
-                    None => misses += 1,
+                    id += 1;
                 }
-                id += 1;
-            }
-            let mut challenges = BTreeMap::new();
-            let (mut id, mut misses) = (1, 0);
-            while misses < ID_GAP {
-                match r.challenge(id).expect("read challenge") {
-                    Some(c) => {
-                        misses = 0;
-                        challenges.insert(id, c);
+                let mut challenges = BTreeMap::new();
+                let (mut id, mut misses) = (1, 0);
+                while misses < ID_GAP {
+                    match r.challenge(id).expect("read challenge") {
+                        Some(c) => {
+                            misses = 0;
+                            challenges.insert(id, c);
+                        }
+                        None => misses += 1,
                     }
-                    None => misses += 1,
+                    id += 1;
                 }
-                id += 1;
-            }
-            let mut players = BTreeMap::new();
-            for &u in users.iter().chain(COMPUTERS.iter()) {
-                if let Some(p) = r.player(u).expect("read player") {
-                    players.insert(u, p);
+                let mut players = BTreeMap::new();
+                for &u in users.iter().chain(COMPUTERS.iter()) {
+                    if let Some(p) = r.player(u).expect("read player") {
+                        players.insert(u, p);
+                    }
                 }
-            }
-            let outbox = r.outbox().expect("read outbox").len();
-            Snapshot {
-                games,
-                challenges,
-                players,
-                outbox,
-            }
+                let outbox = r.outbox().expect("read outbox").len();
+                Snapshot {
+                    games,
+                    challenges,
+                    players,
+                    outbox,
+                }
+            })
+            .expect("snapshot")
         })
         .expect("store")
     }
