@@ -11,6 +11,7 @@ pub mod console;
 pub mod discord;
 pub mod engine;
 pub mod i18n;
+pub mod lang;
 pub mod notation;
 pub mod render;
 pub mod shogi;

@@ -224,7 +224,7 @@ impl App {
     fn computer_reply(
         &self,
         game_id: i64,
-        lang: crate::i18n::Lang,
+        lang: crate::lang::Lang,
         wait: Duration,
         queue_patience: Option<Duration>,
     ) -> AppResult<Option<Reply>> {
@@ -298,7 +298,7 @@ impl App {
         &self,
         reply: Reply,
         game_id: i64,
-        lang: crate::i18n::Lang,
+        lang: crate::lang::Lang,
     ) -> Reply {
         match self.computer_reply(game_id, lang, INLINE_WAIT, None) {
             Ok(Some(answer)) => {
@@ -347,7 +347,7 @@ impl App {
             }
             match self.computer_reply(
                 game_id,
-                crate::i18n::Lang::En,
+                crate::lang::Lang::En,
                 WORKER_WAIT,
                 Some(WORKER_WAIT),
             ) {

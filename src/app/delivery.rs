@@ -3,7 +3,7 @@
 
 use super::scheduler::Notice;
 use super::{App, AppResult};
-use crate::i18n::Lang;
+use crate::lang::Lang;
 
 impl App {
     /// Remembers the thread a game lives in (replies and notices go there).

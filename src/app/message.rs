@@ -338,8 +338,8 @@ pub enum Msg {
     },
     /// Today's solvers of the daily puzzle, fewest attempts first.
     PuzzleDailyList {
-        /// The date, `YYYY-MM-DD`.
-        date: String,
+        /// The day (UTC days since 1970-01-01).
+        day: i64,
         /// Solvers with their attempts.
         rows: Vec<(Who, i64)>,
     },

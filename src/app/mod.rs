@@ -33,7 +33,7 @@ pub use play::{
 pub use puzzle::{day_of, PuzzleKind, PUZZLE_NODES};
 pub use scheduler::{panic_text, DueNotice, Notice};
 
-use crate::i18n::Lang;
+use crate::lang::Lang;
 use crate::store::{Store, StoreError};
 
 /// Seconds in a day.

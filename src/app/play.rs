@@ -991,8 +991,8 @@ impl App {
             ending,
         };
         let lang = match reader.settings.language.as_deref() {
-            Some("de") => crate::i18n::Lang::De,
-            _ => crate::i18n::Lang::En,
+            Some("de") => crate::lang::Lang::De,
+            _ => crate::lang::Lang::En,
         };
         let mut r = Reply::public(msg, lang);
         r.board = Some(BoardView {
@@ -1354,8 +1354,8 @@ impl App {
             }
             tx.save_settings(caller.id, &s)?;
             let lang = match s.language.as_deref() {
-                Some("de") => crate::i18n::Lang::De,
-                Some("en") => crate::i18n::Lang::En,
+                Some("de") => crate::lang::Lang::De,
+                Some("en") => crate::lang::Lang::En,
                 _ => caller.lang,
             };
             Ok(Reply::private(settings_msg(&s), lang))
@@ -1427,7 +1427,7 @@ impl App {
     }
 
     /// The language a reply to `user` should use: their setting, else `client`.
-    pub fn lang_for(&self, user: i64, client: crate::i18n::Lang) -> crate::i18n::Lang {
+    pub fn lang_for(&self, user: i64, client: crate::lang::Lang) -> crate::lang::Lang {
         let Ok(store) = self.store() else {
             return client;
         };
@@ -1437,8 +1437,8 @@ impl App {
             .flatten()
             .and_then(|p| p.settings.language)
         {
-            Some(l) if l == "de" => crate::i18n::Lang::De,
-            Some(l) if l == "en" => crate::i18n::Lang::En,
+            Some(l) if l == "de" => crate::lang::Lang::De,
+            Some(l) if l == "en" => crate::lang::Lang::En,
             _ => client,
         }
     }

@@ -139,14 +139,6 @@ fn puzzle_takes_move(tx: &Reader<'_>, caller: &Caller, place: Place) -> AppResul
     Ok(!in_game_thread)
 }
 
-fn date_of(day: i64) -> String {
-    crate::i18n::utc(day * DAY)
-        .split(' ')
-        .next()
-        .unwrap_or_default()
-        .to_string()
-}
-
 impl App {
     /// Loads the shipped puzzles into the store; idempotent (existing ids are
     /// kept). Returns how many puzzles the store holds.
@@ -400,10 +392,7 @@ impl App {
             })
             .collect();
         Ok(Reply::public(
-            Msg::PuzzleDailyList {
-                date: date_of(day),
-                rows,
-            },
+            Msg::PuzzleDailyList { day, rows },
             caller.lang,
         ))
     }

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::message::{Msg, Refusal, Who};
 use super::{App, AppError, AppResult, Reply, Visibility, DAY};
-use crate::i18n::Lang;
+use crate::lang::Lang;
 use crate::shogi::Outcome;
 use crate::store::{
     DeadlineRow, GameRow, OutboxRow, QuarantineRow, Reader, Store, StoreResult, Tx,

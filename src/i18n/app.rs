@@ -28,6 +28,15 @@ pub fn utc(t: i64) -> String {
     )
 }
 
+/// The UTC date (`YYYY-MM-DD`) of a day number (days since 1970-01-01).
+fn date_of_day(day: i64) -> String {
+    utc(day.saturating_mul(86_400))
+        .split(' ')
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
 fn duration(secs: i64, lang: Lang) -> String {
     let h = secs.max(0) / 3600;
     let (d, h) = (h / 24, h % 24);
@@ -465,14 +474,16 @@ impl Localize for Msg {
                 "{played} {}. Die Lösung: {solution}.",
                 if *not_check { "bietet kein Schach" } else { "erzwingt das Matt nicht rechtzeitig" }
             ),
-            (Msg::PuzzleDailyList { date, rows }, Lang::En) if rows.is_empty() => format!("Nobody has solved the puzzle of {date} yet."),
-            (Msg::PuzzleDailyList { date, rows }, Lang::De) if rows.is_empty() => format!("Das Problem vom {date} hat noch niemand gelöst."),
-            (Msg::PuzzleDailyList { date, rows }, Lang::En) => format!(
-                "Solved the puzzle of {date}: {}",
+            (Msg::PuzzleDailyList { day, rows }, Lang::En) if rows.is_empty() => format!("Nobody has solved the puzzle of {} yet.", date_of_day(*day)),
+            (Msg::PuzzleDailyList { day, rows }, Lang::De) if rows.is_empty() => format!("Das Problem vom {} hat noch niemand gelöst.", date_of_day(*day)),
+            (Msg::PuzzleDailyList { day, rows }, Lang::En) => format!(
+                "Solved the puzzle of {}: {}",
+                date_of_day(*day),
                 rows.iter().enumerate().map(|(i, (w, n))| format!("{}. {} ({n} attempt(s))", i + 1, name(w))).collect::<Vec<_>>().join(", ")
             ),
-            (Msg::PuzzleDailyList { date, rows }, Lang::De) => format!(
-                "Das Problem vom {date} gelöst haben: {}",
+            (Msg::PuzzleDailyList { day, rows }, Lang::De) => format!(
+                "Das Problem vom {} gelöst haben: {}",
+                date_of_day(*day),
                 rows.iter().enumerate().map(|(i, (w, n))| format!("{}. {} ({n} Versuch(e))", i + 1, name(w))).collect::<Vec<_>>().join(", ")
             ),
             (Msg::PuzzleStreak { days }, Lang::En) => format!("Your streak: {days} day(s) in a row."),

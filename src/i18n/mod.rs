@@ -14,32 +14,7 @@ pub use learn::lesson_text;
 use crate::notation::{MoveInputError, ParseMoveError, RecordError, RecordFormat};
 use crate::shogi::{Color, IllegalMove, PieceKind, Square};
 
-/// A language the bot speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Lang {
-    /// English (the default).
-    #[default]
-    En,
-    /// German.
-    De,
-}
-
-impl Lang {
-    /// Every language.
-    pub const ALL: [Lang; 2] = [Lang::En, Lang::De];
-
-    /// The language for a Discord locale string: `de` (any region) is German,
-    /// everything else English.
-    #[must_use]
-    pub fn from_locale(locale: &str) -> Lang {
-        let primary = locale.split(['-', '_']).next().unwrap_or("");
-        if primary.eq_ignore_ascii_case("de") {
-            Lang::De
-        } else {
-            Lang::En
-        }
-    }
-}
+pub use crate::lang::Lang;
 
 /// Something that can be said to a player.
 pub trait Localize {
