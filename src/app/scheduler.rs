@@ -341,7 +341,7 @@ impl App {
         if !tx.claim_outbox(row.id, now, now.saturating_add(Self::NOTICE_LEASE))? {
             return Ok(None);
         }
-        let Some((reply, places, dm)) = Self::notice_reply(tx, &notice)? else {
+        let Some(NoticeReply { reply, places, dm }) = Self::notice_reply(tx, &notice)? else {
             tx.ack_outbox(row.id)?;
             return Ok(None);
         };
@@ -358,12 +358,8 @@ impl App {
 
     /// The reply, places and DM recipient of a notice; `None` when it no
     /// longer matters.
-    #[allow(clippy::type_complexity)]
-    fn notice_reply(
-        tx: &Reader<'_>,
-        notice: &Notice,
-    ) -> AppResult<Option<(Reply, Vec<i64>, Option<i64>)>> {
-        Ok(Some(match *notice {
+    fn notice_reply(tx: &Reader<'_>, notice: &Notice) -> AppResult<Option<NoticeReply>> {
+        let (reply, places, dm) = match *notice {
             Notice::Reminder {
                 game_id,
                 player,
@@ -454,7 +450,8 @@ impl App {
                 r.notify = vec![human];
                 (r, game_places(&row), dm_to(tx, human)?)
             }
-        }))
+        };
+        Ok(Some(NoticeReply { reply, places, dm }))
     }
 
     /// "Game over" for a finished game, pinging both players, with a
@@ -569,6 +566,16 @@ impl Step {
         }
         false
     }
+}
+
+/// What a notice says, where, and to whom by DM.
+struct NoticeReply {
+    /// The message.
+    reply: Reply,
+    /// Where it is posted (the game's thread or channel first).
+    places: Vec<i64>,
+    /// Whom it is also sent to by direct message.
+    dm: Option<i64>,
 }
 
 /// Records a failed delivery; a failure to record it is only logged (the
