@@ -394,7 +394,7 @@ impl App {
     pub fn hint(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
         let (g, style) = {
             let store = self.store()?;
-            store.transaction(|tx| -> AppResult<_> {
+            store.read(|tx| -> AppResult<_> {
                 let l = Self::pick_game(tx, caller, game, place)?;
                 if l.row.status != "active" {
                     return Err(Refusal::GameIsOver.into());
@@ -454,7 +454,7 @@ impl App {
     pub fn analyze(&self, caller: &Caller, game: Option<i64>, place: Place) -> AppResult {
         let (g, row, style, theme) = {
             let store = self.store()?;
-            store.transaction(|tx| -> AppResult<_> {
+            store.read(|tx| -> AppResult<_> {
                 let l = Self::pick_game_any(tx, caller, game, place)?;
                 self.caps.check(tx, caller.id, Kind::Analyze, self.now())?;
                 let me = Self::player(tx, caller.id)?;
