@@ -9,12 +9,17 @@
 //! [`Refusal`]s, shown only to the caller. Time and randomness come in through
 //! [`Clock`] and [`Dice`] so tests control them.
 
+mod actions;
+mod buttons;
 mod caps;
+mod challenges;
 mod computer;
 mod delivery;
 mod learn;
 mod message;
+mod moves;
 mod play;
+mod players;
 mod puzzle;
 mod replay;
 mod scheduler;
@@ -22,16 +27,17 @@ mod stored;
 
 use std::sync::{Arc, Mutex};
 
+pub use actions::Action;
 pub use caps::{Caps, CapsError, Rate};
+pub use challenges::{ChallengeOptions, DAYS_PER_MOVE};
 pub use computer::{computer_id, computer_who, level_from, level_of, ComputerOptions, LADDER};
 pub use learn::{Lesson, LESSONS};
 pub use message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Who};
-pub use play::{
-    handicap_from, handicap_name, rule_from, rule_name, stored_outcome, variant_name, Action,
-    ChallengeOptions, SettingsChange, ANNOUNCE_GRACE, DAYS_PER_MOVE,
-};
+pub use play::{stored_outcome, ANNOUNCE_GRACE};
+pub use players::SettingsChange;
 pub use puzzle::{day_of, PuzzleKind, PUZZLE_NODES};
 pub use scheduler::{panic_text, DueNotice, Notice};
+pub use stored::{handicap_from, handicap_name, rule_from, rule_name, variant_name};
 
 use crate::lang::Lang;
 use crate::store::{Store, StoreError};

@@ -7,7 +7,7 @@
 //! (The reason names are those the first versions wrote with `{:?}`.)
 
 use crate::notation::Termination;
-use crate::shogi::{Color, DrawReason, Outcome, WinReason};
+use crate::shogi::{Color, DrawReason, EnteringKingRule, Handicap, Outcome, Variant, WinReason};
 
 /// One table per enum: `Variant => "stored name"`.
 macro_rules! stored_names {
@@ -96,6 +96,62 @@ pub(super) fn termination_from_names(
     to_move: Color,
 ) -> Option<Termination> {
     outcome_from_names(result, reason).map(|o| Termination::from_outcome(o, to_move))
+}
+
+// Names of variants, rules and handicaps, as stored and as typed.
+
+/// The stored name of a variant.
+#[must_use]
+pub fn variant_name(v: Variant) -> &'static str {
+    match v {
+        Variant::Standard => "standard",
+        Variant::Minishogi => "minishogi",
+    }
+}
+
+/// The stored name of an entering-king rule.
+#[must_use]
+pub fn rule_name(r: EnteringKingRule) -> &'static str {
+    match r {
+        EnteringKingRule::Declaration27 => "declaration27",
+        EnteringKingRule::Counting24 => "counting24",
+        EnteringKingRule::Try => "try",
+    }
+}
+
+/// The rule for a stored or typed name.
+#[must_use]
+pub fn rule_from(s: &str) -> Option<EnteringKingRule> {
+    match s.to_ascii_lowercase().as_str() {
+        "declaration27" | "declaration" | "27" => Some(EnteringKingRule::Declaration27),
+        "counting24" | "counting" | "24" => Some(EnteringKingRule::Counting24),
+        "try" => Some(EnteringKingRule::Try),
+        _ => None,
+    }
+}
+
+/// The stored name of a handicap.
+#[must_use]
+pub fn handicap_name(h: Handicap) -> &'static str {
+    match h {
+        Handicap::Lance => "lance",
+        Handicap::Bishop => "bishop",
+        Handicap::Rook => "rook",
+        Handicap::RookLance => "rook-lance",
+        Handicap::TwoPieces => "2-pieces",
+        Handicap::FourPieces => "4-pieces",
+        Handicap::SixPieces => "6-pieces",
+        Handicap::EightPieces => "8-pieces",
+        Handicap::TenPieces => "10-pieces",
+    }
+}
+
+/// The handicap for a stored or typed name.
+#[must_use]
+pub fn handicap_from(s: &str) -> Option<Handicap> {
+    Handicap::ALL
+        .into_iter()
+        .find(|&h| handicap_name(h).eq_ignore_ascii_case(s))
 }
 
 #[cfg(test)]

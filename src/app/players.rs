@@ -1,0 +1,159 @@
+//! Players: settings, statistics, the leaderboard, names and languages.
+
+use super::message::{Msg, Refusal, Who};
+use super::{App, AppResult, Caller, Reply};
+use crate::notation::Style;
+use crate::store::Settings;
+
+impl App {
+    /// `/settings`: changes the given settings (each `None` stays) and shows them.
+    pub fn settings(&self, caller: &Caller, change: &SettingsChange) -> AppResult {
+        let now = self.now();
+        let store = self.store()?;
+        store.transaction(|tx| -> AppResult<_> {
+            tx.upsert_player(caller.id, &caller.name, now)?;
+            let mut s = Self::player(tx, caller.id)?.settings;
+            if let Some(n) = &change.notation {
+                match Style::from_name(n) {
+                    Some(style) => s.notation = style.name().into(),
+                    None => return Err(Refusal::BadArgument(format!("notation {n}")).into()),
+                }
+            }
+            if let Some(p) = &change.piece_style {
+                if !["kanji", "kanji2", "international"].contains(&p.as_str()) {
+                    return Err(Refusal::BadArgument(format!("style {p}")).into());
+                }
+                s.piece_style.clone_from(p);
+            }
+            if let Some(t) = &change.theme {
+                if !["light", "dark"].contains(&t.as_str()) {
+                    return Err(Refusal::BadArgument(format!("theme {t}")).into());
+                }
+                s.theme.clone_from(t);
+            }
+            if let Some(l) = &change.language {
+                s.language = match l.as_str() {
+                    "en" | "de" => Some(l.clone()),
+                    "auto" => None,
+                    _ => return Err(Refusal::BadArgument(format!("language {l}")).into()),
+                };
+            }
+            if let Some(d) = change.dms {
+                s.dms = d;
+            }
+            tx.save_settings(caller.id, &s)?;
+            let lang = match s.language.as_deref() {
+                Some("de") => crate::lang::Lang::De,
+                Some("en") => crate::lang::Lang::En,
+                _ => caller.lang,
+            };
+            Ok(Reply::private(settings_msg(&s), lang))
+        })
+    }
+
+    /// `/stats` of `user` (the caller when `None`).
+    pub fn stats(&self, caller: &Caller, user: Option<i64>) -> AppResult {
+        let now = self.now();
+        let store = self.store()?;
+        store.transaction(|tx| -> AppResult<_> {
+            tx.upsert_player(caller.id, &caller.name, now)?;
+            let id = user.unwrap_or(caller.id);
+            let Some(p) = tx.player(id)? else {
+                return Err(Refusal::BadArgument(format!("user {id}")).into());
+            };
+            let (wins, losses, draws, _) = tx.record_of(id)?;
+            let mut computer = Vec::new();
+            for level in crate::engine::Level::ALL {
+                let (w, l, d) = tx.record_against(id, super::computer_id(level))?;
+                if w + l + d > 0 {
+                    computer.push((level.name().to_string(), w, l, d));
+                }
+            }
+            Ok(Reply::public(
+                Msg::Stats {
+                    who: Who {
+                        id,
+                        name: p.display_name,
+                    },
+                    rating: p.rating,
+                    rated_games: p.rated_games,
+                    wins,
+                    losses,
+                    draws,
+                    computer,
+                    ladder: Self::ladder_of(tx, id)?,
+                },
+                caller.lang,
+            ))
+        })
+    }
+
+    /// `/leaderboard` of a server (everyone when `guild` is `None`).
+    pub fn leaderboard(&self, caller: &Caller, guild: Option<i64>) -> AppResult {
+        let store = self.store()?;
+        let rows = store.read(|r| r.leaderboard(guild, 10))?;
+        let list = rows
+            .into_iter()
+            .map(|p| {
+                (
+                    Who {
+                        id: p.user_id,
+                        name: p.display_name,
+                    },
+                    p.rating,
+                    p.rated_games,
+                )
+            })
+            .collect();
+        Ok(Reply::public(Msg::Leaderboard(list), caller.lang))
+    }
+
+    /// The display name of a user, if known.
+    pub fn display_name(&self, user: i64) -> Option<String> {
+        let store = self.store().ok()?;
+        let p = store.read(|r| r.player(user)).ok().flatten()?;
+        Some(p.display_name)
+    }
+
+    /// The language a reply to `user` should use: their setting, else `client`.
+    pub fn lang_for(&self, user: i64, client: crate::lang::Lang) -> crate::lang::Lang {
+        let Ok(store) = self.store() else {
+            return client;
+        };
+        match store
+            .read(|r| r.player(user))
+            .ok()
+            .flatten()
+            .and_then(|p| p.settings.language)
+        {
+            Some(l) if l == "de" => crate::lang::Lang::De,
+            Some(l) if l == "en" => crate::lang::Lang::En,
+            _ => client,
+        }
+    }
+}
+
+/// Settings to change; `None` keeps the current value.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SettingsChange {
+    /// `usi`, `western`, `western-numeric`, `japanese`.
+    pub notation: Option<String>,
+    /// `kanji`, `kanji2`, `international`.
+    pub piece_style: Option<String>,
+    /// `light`, `dark`.
+    pub theme: Option<String>,
+    /// `en`, `de`, `auto`.
+    pub language: Option<String>,
+    /// DMs on your turn.
+    pub dms: Option<bool>,
+}
+
+pub(super) fn settings_msg(s: &Settings) -> Msg {
+    Msg::Settings {
+        notation: s.notation.clone(),
+        piece_style: s.piece_style.clone(),
+        theme: s.theme.clone(),
+        language: s.language.clone(),
+        dms: s.dms,
+    }
+}
