@@ -170,14 +170,11 @@ fn close(app: Arc<App>) {
 }
 
 fn init_tracing() {
-    let level = match std::env::var("RUST_LOG").unwrap_or_default().as_str() {
-        "trace" => tracing::Level::TRACE,
-        "debug" => tracing::Level::DEBUG,
-        "warn" => tracing::Level::WARN,
-        "error" => tracing::Level::ERROR,
-        _ => tracing::Level::INFO,
-    };
-    let _ = tracing_subscriber::fmt().with_max_level(level).try_init();
+    // `RUST_LOG` as tracing-subscriber reads it: `debug`, `komadai=debug`,
+    // `info,serenity=warn`, ...; info when unset or unreadable.
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
 }
 
 async fn shutdown_signal() {
