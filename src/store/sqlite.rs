@@ -21,6 +21,9 @@ use super::{migrations, StoreError, StoreResult};
 /// closed afterwards).
 const IDLE_READERS: usize = 4;
 
+/// How much of the database file readers map into memory.
+const MMAP_BYTES: i64 = 256 << 20;
+
 impl rusqlite::ToSql for Val {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
         Ok(match self {
@@ -202,5 +205,9 @@ fn open_reader(path: &Path) -> StoreResult<Connection> {
             | OpenFlags::SQLITE_OPEN_URI,
     )?;
     conn.busy_timeout(Duration::from_secs(10))?;
+    // Pages through the OS's page cache: a reader's own cache is dropped
+    // after every commit of the writer, and mapped pages are cheap to read
+    // again.
+    conn.pragma_update(None, "mmap_size", MMAP_BYTES)?;
     Ok(conn)
 }
