@@ -36,6 +36,9 @@ pub(crate) const MAX_BODY: usize = 1 << 20;
 /// well before that, so waiting longer only holds a connection.
 const ANSWER_WITHIN: Duration = Duration::from_millis(2900);
 
+/// How long a connection may take to send a request's headers.
+const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// The application's public key, from its hex form in the developer portal.
 pub(crate) fn public_key(hex_key: &str) -> Result<VerifyingKey, String> {
     let bytes = hex::decode(hex_key.trim()).map_err(|e| format!("not hex: {e}"))?;
@@ -91,7 +94,10 @@ pub(crate) fn bind(
             }))
         }
     });
-    let server = Server::try_bind(&addr)?.serve(make);
+    // A client that never finishes its headers is not waited for.
+    let server = Server::try_bind(&addr)?
+        .http1_header_read_timeout(HEADER_READ_TIMEOUT)
+        .serve(make);
     let bound = server.local_addr();
     Ok((bound, server.with_graceful_shutdown(shutdown)))
 }
