@@ -119,7 +119,16 @@ pub fn main() -> ExitCode {
         }
     }
     let cli = Cli::parse();
-    match run(cli.command.unwrap_or(Command::Serve(cli.serve))) {
+    let cmd = cli.command.unwrap_or(Command::Serve(cli.serve));
+    if let Command::Serve(args) = &cmd {
+        if let Err(msg) = args.check() {
+            use clap::CommandFactory;
+            Cli::command()
+                .error(clap::error::ErrorKind::ArgumentConflict, msg)
+                .exit();
+        }
+    }
+    match run(cmd) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -61,3 +61,8 @@ pub(crate) fn run_computer_jobs(app: &App) -> AppResult<usize> {
 pub(crate) fn shutdown_app(app: &App) {
     app.shutdown();
 }
+
+/// A trivial read of the database (`/healthz`): an error says why it failed.
+pub(crate) fn health(app: &App) -> AppResult<()> {
+    app.game_channel(0).map(drop)
+}

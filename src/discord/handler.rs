@@ -27,8 +27,9 @@ use tokio::sync::{watch, Notify, Semaphore};
 
 use super::contract::{self, Outbox};
 use super::delivery::{self, classify, Failure, Legs};
+use super::first::FirstAnswer;
 use super::out::Outgoing;
-use super::{commands, text, InFlight};
+use super::{commands, metrics, text, InFlight};
 use crate::app::{
     handicap_from, rule_from, Action, App, AppError, AppResult, Caller, ChallengeOptions, Msg,
     Place, PuzzleKind, Refusal, Reply, SettingsChange,
@@ -339,24 +340,48 @@ enum Target<'a> {
 }
 
 impl Target<'_> {
-    async fn respond(self, http: &Http, r: CreateInteractionResponse) -> serenity::Result<()> {
-        match self {
-            Target::Command(c) => c.create_response(http, r).await,
-            Target::Component(c) => c.create_response(http, r).await,
+    /// The first answer, as `first` says: a REST callback (the builder
+    /// carries its files), or the HTTP reply's body (`files` are attached
+    /// to it).
+    async fn respond(
+        self,
+        http: &Http,
+        first: &FirstAnswer,
+        r: CreateInteractionResponse,
+        files: &[(String, Vec<u8>)],
+    ) -> serenity::Result<()> {
+        match (first, self) {
+            (FirstAnswer::Body(slot), _) => slot.send(&r, files).await,
+            (FirstAnswer::Rest, Target::Command(c)) => c.create_response(http, r).await,
+            (FirstAnswer::Rest, Target::Component(c)) => c.create_response(http, r).await,
         }
     }
 
     /// Defers: a loading state for commands, a silent acknowledgement for buttons.
-    async fn defer(self, http: &Http, ephemeral: bool) -> serenity::Result<()> {
+    async fn defer(
+        self,
+        http: &Http,
+        first: &FirstAnswer,
+        ephemeral: bool,
+    ) -> serenity::Result<()> {
+        let r = match self {
+            Target::Command(_) => CreateInteractionResponse::Defer(
+                CreateInteractionResponseMessage::new().ephemeral(ephemeral),
+            ),
+            Target::Component(_) => CreateInteractionResponse::Acknowledge,
+        };
+        self.respond(http, first, r, &[]).await
+    }
+
+    /// The kind and command of the interaction, for the metrics: the
+    /// command's name, or a button's action (its custom id up to the first
+    /// `:`, without the ids, so the label set stays small).
+    fn label(self) -> (&'static str, String) {
         match self {
-            Target::Command(c) => {
-                let m = CreateInteractionResponseMessage::new().ephemeral(ephemeral);
-                c.create_response(http, CreateInteractionResponse::Defer(m))
-                    .await
-            }
+            Target::Command(c) => ("command", metrics::bounded(&c.data.name)),
             Target::Component(c) => {
-                c.create_response(http, CreateInteractionResponse::Acknowledge)
-                    .await
+                let action = c.data.custom_id.split(':').next().unwrap_or_default();
+                ("component", metrics::bounded(action))
             }
         }
     }
@@ -391,26 +416,7 @@ impl Target<'_> {
 impl EventHandler for Bot {
     async fn ready(&self, ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, shard = ?ready.shard, "connected");
-        if self.registered.swap(true, Ordering::SeqCst) {
-            return;
-        }
-        let cmds = commands::all();
-        let result = match self.dev_guild {
-            Some(g) => GuildId::new(g.max(1))
-                .set_commands(&ctx.http, cmds)
-                .await
-                .map(drop),
-            None => Command::set_global_commands(&ctx.http, cmds)
-                .await
-                .map(drop),
-        };
-        match result {
-            Ok(()) => tracing::info!(guild = ?self.dev_guild, "commands registered"),
-            Err(e) => {
-                tracing::error!(error = %e, "registering the commands failed");
-                self.registered.store(false, Ordering::SeqCst);
-            }
-        }
+        self.register(&ctx.http).await;
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
@@ -434,7 +440,8 @@ impl EventHandler for Bot {
         let bot = self.clone();
         let http = ctx.http.clone();
         let copy = interaction.clone();
-        let task = tokio::spawn(async move { bot.dispatch(&http, interaction).await });
+        let task =
+            tokio::spawn(async move { bot.dispatch(&http, &FirstAnswer::Rest, interaction).await });
         if let Err(e) = task.await {
             tracing::error!(error = %e, "interaction handler failed");
             let msg = CreateInteractionResponse::Message(
@@ -461,16 +468,44 @@ async fn grace_after_close(mut closing: watch::Receiver<bool>) {
 }
 
 impl Bot {
-    async fn dispatch(&self, http: &Arc<Http>, interaction: Interaction) {
+    /// Registers the slash commands (once per process; again after a failure).
+    pub(crate) async fn register(&self, http: &Http) {
+        if self.registered.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let cmds = commands::all();
+        let result = match self.dev_guild {
+            Some(g) => GuildId::new(g.max(1))
+                .set_commands(http, cmds)
+                .await
+                .map(drop),
+            None => Command::set_global_commands(http, cmds).await.map(drop),
+        };
+        match result {
+            Ok(()) => tracing::info!(guild = ?self.dev_guild, "commands registered"),
+            Err(e) => {
+                tracing::error!(error = %e, "registering the commands failed");
+                self.registered.store(false, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Handles one interaction; its first answer goes out as `first` says.
+    pub(crate) async fn dispatch(
+        &self,
+        http: &Arc<Http>,
+        first: &FirstAnswer,
+        interaction: Interaction,
+    ) {
         match interaction {
-            Interaction::Command(c) => self.command(http, &c).await,
-            Interaction::Autocomplete(c) => self.autocomplete(http, &c).await,
-            Interaction::Component(c) => self.component(http, &c).await,
+            Interaction::Command(c) => self.command(http, first, &c).await,
+            Interaction::Autocomplete(c) => self.autocomplete(http, first, &c).await,
+            Interaction::Component(c) => self.component(http, first, &c).await,
             _ => {}
         }
     }
 
-    async fn command(&self, http: &Arc<Http>, cmd: &CommandInteraction) {
+    async fn command(&self, http: &Arc<Http>, first: &FirstAnswer, cmd: &CommandInteraction) {
         let caller = caller_of(&cmd.user, cmd.member.as_deref(), &cmd.locale);
         let place = Place {
             guild: cmd.guild_id.map(|g| id64(g.get())),
@@ -492,11 +527,11 @@ impl Bot {
             Done::of(result, caller.lang)
         };
         let target = Target::Command(cmd);
-        self.answer(http, target, cmd.channel_id, job, ephemeral, lang)
+        self.answer(http, first, target, cmd.channel_id, job, ephemeral, lang)
             .await;
     }
 
-    async fn component(&self, http: &Arc<Http>, c: &ComponentInteraction) {
+    async fn component(&self, http: &Arc<Http>, first: &FirstAnswer, c: &ComponentInteraction) {
         let caller = caller_of(&c.user, c.member.as_ref(), &c.locale);
         let place = Place {
             guild: c.guild_id.map(|g| id64(g.get())),
@@ -512,7 +547,7 @@ impl Bot {
             Done::of(result, caller.lang)
         };
         let target = Target::Component(c);
-        self.answer(http, target, c.channel_id, job, false, lang)
+        self.answer(http, first, target, c.channel_id, job, false, lang)
             .await;
     }
 
@@ -520,9 +555,11 @@ impl Bot {
     /// `lang` (the interaction's locale) words the apology if the job panics.
     /// A failed answer is retried while Discord still takes it; a public
     /// answer that Discord refused still reaches the channel.
+    #[allow(clippy::too_many_arguments)]
     async fn answer(
         &self,
         http: &Arc<Http>,
+        first: &FirstAnswer,
         target: Target<'_>,
         channel: ChannelId,
         job: impl FnOnce() -> Done + Send + 'static,
@@ -550,8 +587,10 @@ impl Bot {
                     // Not UPDATE_MESSAGE: serenity sends `attachments: []`
                     // with it and the board would vanish (serenity #3068).
                     // Acknowledge, then edit the message with the new board.
-                    match delivery::with_retries(window(), || target.defer(http, out.ephemeral))
-                        .await
+                    match delivery::with_retries(window(), || {
+                        target.defer(http, first, out.ephemeral)
+                    })
+                    .await
                     {
                         Ok(()) => {
                             delivery::with_retries(LATER_ANSWER_BUDGET, || {
@@ -562,8 +601,14 @@ impl Bot {
                         Err(e) => Err(e),
                     }
                 } else {
+                    let files = out.attachments();
                     delivery::with_retries(window(), || {
-                        target.respond(http, CreateInteractionResponse::Message(out.response()))
+                        target.respond(
+                            http,
+                            first,
+                            CreateInteractionResponse::Message(out.response()),
+                            &files,
+                        )
                     })
                     .await
                 };
@@ -571,7 +616,7 @@ impl Bot {
             }
             None => {
                 let deferred =
-                    delivery::with_retries(window(), || target.defer(http, ephemeral)).await;
+                    delivery::with_retries(window(), || target.defer(http, first, ephemeral)).await;
                 if let Err(e) = &deferred {
                     tracing::warn!(error = %e, "deferring failed");
                 }
@@ -596,6 +641,14 @@ impl Bot {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "answered"
         );
+        let (kind, command) = target.label();
+        let outcome = match &done {
+            Done::Reply(..) => metrics::Outcome::Ok,
+            Done::Refused(_) => metrics::Outcome::Refused,
+            Done::Internal(..) => metrics::Outcome::InternalError,
+            Done::Restarting(_) => metrics::Outcome::Restarting,
+        };
+        metrics::interaction(kind, &command, outcome, started.elapsed());
         let Done::Reply(reply, out) = done else {
             if let Err(e) = sent {
                 tracing::warn!(error = %e, "answering an interaction failed");
@@ -777,7 +830,8 @@ impl Bot {
         locked(&self.legs).remove(&id);
     }
 
-    async fn autocomplete(&self, http: &Arc<Http>, cmd: &CommandInteraction) {
+    async fn autocomplete(&self, http: &Arc<Http>, first: &FirstAnswer, cmd: &CommandInteraction) {
+        let started = Instant::now();
         let Some(focused) = cmd.data.autocomplete() else {
             return;
         };
@@ -827,12 +881,16 @@ impl Bot {
         let resp = tokio::task::spawn_blocking(job)
             .await
             .unwrap_or_else(|_| CreateAutocompleteResponse::new());
-        if let Err(e) = cmd
-            .create_response(http, CreateInteractionResponse::Autocomplete(resp))
-            .await
-        {
-            tracing::warn!(error = %e, "autocomplete answer failed");
-        }
+        let answer = CreateInteractionResponse::Autocomplete(resp);
+        let outcome = match Target::Command(cmd).respond(http, first, answer, &[]).await {
+            Ok(()) => metrics::Outcome::Ok,
+            Err(e) => {
+                tracing::warn!(error = %e, "autocomplete answer failed");
+                metrics::Outcome::Unanswered
+            }
+        };
+        let command = metrics::bounded(&cmd.data.name);
+        metrics::interaction("autocomplete", &command, outcome, started.elapsed());
     }
 }
 
@@ -889,9 +947,12 @@ pub(crate) async fn scheduler(
                 let _slot = slots.acquire_owned().await;
                 let id = n.id;
                 delivery::deliver(&bot, &http, n).await;
-                locked(&bot.delivering).remove(&id);
+                let mut delivering = locked(&bot.delivering);
+                delivering.remove(&id);
+                metrics::notices_in_delivery(delivering.len());
             });
         }
+        metrics::notices_in_delivery(locked(&bot.delivering).len());
     }
     // Deliveries in flight get a moment; the outbox keeps whatever is left.
     let _ = tokio::time::timeout(Duration::from_millis(300), async {
@@ -919,7 +980,10 @@ pub(crate) async fn computer_worker(bot: Bot, mut stop: watch::Receiver<bool>) {
         tokio::select! {
             r = run => match r {
                 Ok(Ok(0)) => {}
-                Ok(Ok(_)) => bot.wake_delivery.notify_one(),
+                Ok(Ok(n)) => {
+                    metrics::computer_replies(n);
+                    bot.wake_delivery.notify_one();
+                }
                 Ok(Err(e)) => tracing::error!(error = %e, "computer jobs failed"),
                 Err(e) => tracing::error!(error = %e, "computer jobs panicked"),
             },

@@ -11,18 +11,23 @@
 mod commands;
 mod contract;
 mod delivery;
+mod first;
 mod handler;
+mod metrics;
 mod out;
 mod text;
+mod web;
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use serenity::all::{ClientBuilder, GatewayIntents, HttpBuilder};
-use tokio::sync::Notify;
+use serenity::all::{ApplicationId, ClientBuilder, GatewayIntents, Http, HttpBuilder};
+use serenity::http::{LightMethod, Request, Route};
+use tokio::sync::{watch, Notify};
 
 use crate::app::{App, Clock, SeededDice, SystemClock};
 use crate::store::Store;
@@ -60,6 +65,69 @@ pub struct ServeArgs {
     /// on every use), so deadlines can pass without waiting days.
     #[arg(long, hide = true)]
     pub clock_offset_file: Option<PathBuf>,
+    /// Take Discord's interactions as signed HTTP requests on this address
+    /// (the "Interactions Endpoint URL") instead of the gateway; also
+    /// serves /healthz and /metrics. Needs DISCORD_PUBLIC_KEY.
+    #[arg(long, value_name = "ADDR", env = "KOMADAI_HTTP", conflicts_with_all = ["shards", "metrics"])]
+    pub http: Option<SocketAddr>,
+    /// The application's public key (hex) from the developer portal: every
+    /// request to the --http endpoint must be signed with it.
+    #[arg(long, env = "DISCORD_PUBLIC_KEY")]
+    pub public_key: Option<String>,
+    /// With the gateway: serve /healthz and /metrics on this address.
+    #[arg(long, value_name = "ADDR", env = "KOMADAI_METRICS")]
+    pub metrics: Option<SocketAddr>,
+    /// Run only the gateway shards FROM to TO (both included) of --total
+    /// (several processes share one bot); without it the bot autoshards.
+    #[arg(long, value_name = "FROM..TO", value_parser = parse_shard_range, requires = "total")]
+    pub shards: Option<ShardRange>,
+    /// The number of shards of the whole bot (with --shards).
+    #[arg(long, value_name = "N", requires = "shards", value_parser = clap::value_parser!(u32).range(1..=65_535))]
+    pub total: Option<u32>,
+}
+
+/// `--shards FROM..TO`: the first and last shard this process runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShardRange {
+    /// The first shard.
+    pub from: u32,
+    /// The last shard (included).
+    pub to: u32,
+}
+
+/// Parses `FROM..TO` (both included, FROM ≤ TO).
+fn parse_shard_range(s: &str) -> Result<ShardRange, String> {
+    let (from, to) = s
+        .split_once("..")
+        .ok_or_else(|| format!("`{s}` is not FROM..TO (for example 0..3)"))?;
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("`{t}` is not a shard number"))
+    };
+    let (from, to) = (number(from)?, number(to.trim_start_matches('='))?);
+    if from > to {
+        return Err(format!("the first shard {from} is after the last {to}"));
+    }
+    Ok(ShardRange { from, to })
+}
+
+impl ServeArgs {
+    /// What clap cannot check on one argument: the shards exist.
+    pub fn check(&self) -> Result<(), String> {
+        if let (Some(r), Some(total)) = (self.shards, self.total) {
+            if r.to >= total {
+                return Err(format!(
+                    "--shards {}..{} needs shard {} but --total {total} has shards 0..{}",
+                    r.from,
+                    r.to,
+                    r.to,
+                    total - 1
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The system clock plus an offset read from a file (tests of the real
@@ -94,6 +162,38 @@ pub struct BotConfig {
     pub defer_after: Duration,
 }
 
+/// How the bot takes interactions beyond [`BotConfig`]: the gateway (all
+/// shards, or a range) or HTTP, and the extra endpoints.
+#[derive(Debug, Clone, Default)]
+pub struct Serving {
+    /// Discord's interactions as signed HTTP requests (no gateway).
+    pub http: Option<HttpEndpoint>,
+    /// With the gateway: an address for /healthz and /metrics.
+    pub metrics: Option<SocketAddr>,
+    /// With the gateway: only these shards (`None`: autosharded).
+    pub shards: Option<Shards>,
+}
+
+/// The interactions endpoint of `serve --http`.
+#[derive(Debug, Clone)]
+pub struct HttpEndpoint {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The application's public key, hex (from the developer portal).
+    pub public_key: String,
+}
+
+/// Gateway shards `from..=to` of `total`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shards {
+    /// The first shard this process runs.
+    pub from: u32,
+    /// The last shard this process runs (included).
+    pub to: u32,
+    /// The bot's number of shards.
+    pub total: u32,
+}
+
 /// Why the bot stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum BotError {
@@ -106,6 +206,18 @@ pub enum BotError {
     /// serenity failed (login, gateway).
     #[error("discord: {0}")]
     Discord(#[from] serenity::Error),
+    /// `--http` without a public key.
+    #[error(
+        "--http needs DISCORD_PUBLIC_KEY: copy the Public Key from your application's \
+         General Information page in the Discord developer portal"
+    )]
+    NoPublicKey,
+    /// The public key is not an Ed25519 key in hex.
+    #[error("DISCORD_PUBLIC_KEY: {0}")]
+    PublicKey(String),
+    /// The HTTP server failed (bind, accept).
+    #[error("http server: {0}")]
+    Http(#[from] hyper::Error),
 }
 
 /// Runs the bot from the command line until SIGTERM or Ctrl-C.
@@ -115,6 +227,14 @@ pub fn serve(args: &ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         .clone()
         .filter(|t| !t.trim().is_empty())
         .ok_or(BotError::NoToken)?;
+    if args.http.is_some() {
+        // Refuse a bad key before opening anything.
+        let key = args.public_key.as_deref().unwrap_or_default();
+        if key.trim().is_empty() {
+            return Err(BotError::NoPublicKey.into());
+        }
+        web::public_key(key).map_err(BotError::PublicKey)?;
+    }
     init_tracing();
     let store = Store::open(&args.db)?;
     let seed = std::time::SystemTime::now()
@@ -138,10 +258,22 @@ pub fn serve(args: &ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         tick_every: Duration::from_secs(args.tick_seconds.max(1)),
         defer_after: Duration::from_millis(args.defer_ms),
     };
+    let serving = Serving {
+        http: args.http.map(|addr| HttpEndpoint {
+            addr,
+            public_key: args.public_key.clone().unwrap_or_default(),
+        }),
+        metrics: args.metrics,
+        shards: args.shards.zip(args.total).map(|(r, total)| Shards {
+            from: r.from,
+            to: r.to,
+            total,
+        }),
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let result = runtime.block_on(run(config, app.clone(), shutdown_signal()));
+    let result = runtime.block_on(run_serving(config, serving, app.clone(), shutdown_signal()));
     // Work still running after the grace period (an engine search the app
     // could not stop) is not waited for: the process must end promptly.
     runtime.shutdown_timeout(Duration::from_millis(200));
@@ -239,18 +371,43 @@ impl Drop for InFlightGuard {
     }
 }
 
-/// Runs the bot until `shutdown` completes: connects (autosharded), registers
-/// the commands, answers interactions, runs the deadline scheduler, the
-/// outbox delivery and the computer worker. On shutdown the app stops its
-/// searches first, new interactions are turned away, the shards close,
-/// in-flight interactions finish (or, after a short grace, are answered with
-/// "restarting"), and the loops stop — all within about a second and a half;
-/// the caller then drops the app, which closes the store.
+/// Runs the bot over the gateway, autosharded, until `shutdown` completes
+/// ([`run_serving`] with the default [`Serving`]).
 pub async fn run(
     config: BotConfig,
     app: Arc<App>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), BotError> {
+    run_serving(config, Serving::default(), app, shutdown).await
+}
+
+/// Completes once shutdown began.
+async fn closed(mut closing: watch::Receiver<bool>) {
+    let _ = closing.wait_for(|c| *c).await;
+}
+
+/// Runs the bot until `shutdown` completes: takes interactions (over the
+/// gateway, all shards or some, or as HTTP requests), registers the
+/// commands, answers interactions, runs the deadline scheduler, the outbox
+/// delivery and the computer worker. On shutdown the app stops its searches
+/// first, new interactions are turned away, the shards close (or the HTTP
+/// server stops accepting), in-flight interactions finish (or, after a
+/// short grace, are answered with "restarting"), and the loops stop — all
+/// within about a second and a half; the caller then drops the app, which
+/// closes the store.
+pub async fn run_serving(
+    config: BotConfig,
+    serving: Serving,
+    app: Arc<App>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), BotError> {
+    let key = match &serving.http {
+        Some(h) if h.public_key.trim().is_empty() => return Err(BotError::NoPublicKey),
+        Some(h) => Some(web::public_key(&h.public_key).map_err(BotError::PublicKey)?),
+        None => None,
+    };
+    // Installs the recorder, so interactions are counted from the start.
+    let _ = metrics::handle();
     let mut http = HttpBuilder::new(&config.token);
     if let Some(base) = &config.api_base {
         // serenity's rate limiter ignores the proxy, so it must be off.
@@ -259,7 +416,7 @@ pub async fn run(
             .ratelimiter_disabled(true);
     }
     let inflight = Arc::new(InFlight::default());
-    let (closing_tx, closing) = tokio::sync::watch::channel(false);
+    let (closing_tx, closing) = watch::channel(false);
     let bot = handler::Bot {
         app: app.clone(),
         dev_guild: config.dev_guild,
@@ -271,32 +428,71 @@ pub async fn run(
         delivering: Arc::default(),
         wake_computer: Arc::new(Notify::new()),
         wake_delivery: Arc::new(Notify::new()),
-        closing,
+        closing: closing.clone(),
     };
-    let mut client = ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
-        .event_handler(bot.clone())
-        .await?;
-    let shards = client.shard_manager.clone();
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let scheduler = tokio::spawn(handler::scheduler(
-        bot.clone(),
-        client.http.clone(),
-        config.tick_every,
-        stop_rx.clone(),
-    ));
-    let worker = tokio::spawn(handler::computer_worker(bot.clone(), stop_rx));
     let stopping = app.clone();
     tokio::spawn(async move {
         shutdown.await;
         // First stop the searches, so nothing waits for the engine, then
-        // take no new interactions and close the gateway.
+        // take no new interactions and close the gateway or the server.
         let _ = tokio::task::spawn_blocking(move || contract::shutdown_app(&stopping)).await;
         let _ = closing_tx.send(true);
-        shards.shutdown_all().await;
         // Keep the sender alive: dropping it would read as "never closing".
         std::future::pending::<()>().await;
     });
-    let result = client.start_autosharded().await;
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let spawn_loops = |http: Arc<Http>| {
+        (
+            tokio::spawn(handler::scheduler(
+                bot.clone(),
+                http,
+                config.tick_every,
+                stop_rx.clone(),
+            )),
+            tokio::spawn(handler::computer_worker(bot.clone(), stop_rx.clone())),
+        )
+    };
+    let (result, (scheduler, worker)) = match (serving.http, key) {
+        (Some(endpoint), Some(key)) => {
+            let http = Arc::new(http.build());
+            let loops = spawn_loops(http.clone());
+            let web = web::Web {
+                app: app.clone(),
+                interactions: None,
+                closing: closing.clone(),
+            };
+            let result = serve_http(bot.clone(), http, key, endpoint.addr, web).await;
+            (result, loops)
+        }
+        _ => {
+            let mut client = ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
+                .event_handler(bot.clone())
+                .await?;
+            let loops = spawn_loops(client.http.clone());
+            let shards = client.shard_manager.clone();
+            let down = closing.clone();
+            tokio::spawn(async move {
+                closed(down).await;
+                shards.shutdown_all().await;
+            });
+            if let Some(addr) = serving.metrics {
+                let web = web::Web {
+                    app: app.clone(),
+                    interactions: None,
+                    closing: closing.clone(),
+                };
+                let (bound, server) = web::bind(addr, web, closed(closing.clone()))?;
+                tracing::info!(%bound, "serving /healthz and /metrics");
+                tokio::spawn(server);
+            }
+            let result = match serving.shards {
+                // serenity's range includes its end.
+                Some(s) => client.start_shard_range(s.from..s.to, s.total).await,
+                None => client.start_autosharded().await,
+            };
+            (result.map_err(BotError::from), loops)
+        }
+    };
     let _ = stop_tx.send(true);
     // In-flight interactions end within the grace (answered "restarting" if
     // need be); the margin covers sending those answers.
@@ -308,5 +504,45 @@ pub async fn run(
         let _ = worker.await;
     })
     .await;
-    result.map_err(BotError::from)
+    result
+}
+
+/// `serve --http`: learns the application's id (the commands and the
+/// interaction webhooks need it), registers the commands and serves the
+/// interactions endpoint until shutdown.
+async fn serve_http(
+    bot: handler::Bot,
+    http: Arc<Http>,
+    key: ed25519_dalek::VerifyingKey,
+    addr: SocketAddr,
+    mut web: web::Web,
+) -> Result<(), BotError> {
+    let me = Request::new(Route::Oauth2ApplicationCurrent, LightMethod::Get);
+    match http.fire::<serde_json::Value>(me).await {
+        Ok(v) => {
+            let id = v["id"].as_str().and_then(|s| s.parse::<u64>().ok());
+            if let Some(id) = id.filter(|&id| id > 0) {
+                http.set_application_id(ApplicationId::new(id));
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "reading the application failed"),
+    }
+    if http.application_id().is_some() {
+        bot.register(&http).await;
+    } else {
+        tracing::error!("the application id is unknown: the commands were not registered");
+    }
+    let closing = web.closing.clone();
+    web.interactions = Some(web::Interactions { bot, http, key });
+    let (bound, server) = web::bind(addr, web, closed(closing.clone()))?;
+    tracing::info!(%bound, "listening for Discord's interactions");
+    // Connections still open a moment after shutdown began are not waited for.
+    tokio::select! {
+        r = server => r?,
+        () = async {
+            closed(closing).await;
+            tokio::time::sleep(handler::SHUTDOWN_GRACE).await;
+        } => {}
+    }
+    Ok(())
 }

@@ -157,6 +157,15 @@ impl Outgoing {
         v
     }
 
+    /// The attached files (the board PNG first), for an answer that carries
+    /// them outside a serenity builder (the HTTP reply of `serve --http`).
+    pub fn attachments(&self) -> Vec<(String, Vec<u8>)> {
+        self.files()
+            .into_iter()
+            .map(|f| (f.filename, f.data))
+            .collect()
+    }
+
     fn allowed(&self) -> CreateAllowedMentions {
         CreateAllowedMentions::new().users(self.mentions.iter().map(|&id| UserId::new(id.max(1))))
     }

@@ -228,6 +228,10 @@ struct State {
     drops: AtomicUsize,
     /// RESUMEs accepted.
     resumes: AtomicUsize,
+    /// Every interaction made, by id (what an HTTP endpoint is sent).
+    payloads: Mutex<HashMap<String, Value>>,
+    /// The `shard` field of every IDENTIFY.
+    identified: Mutex<Vec<Value>>,
 }
 
 /// The fake Discord.
@@ -373,6 +377,10 @@ async fn handle(state: Arc<State>, req: Request<Body>) -> Result<Response<Body>,
             json!({"url": *state.ws_url.lock().unwrap(), "shards": 1,
                    "session_start_limit": {"total": 1000, "remaining": 999,
                                            "reset_after": 0, "max_concurrency": 1}}),
+        ),
+        ("GET", ["oauth2", "applications", "@me"]) => respond(
+            200,
+            json!({"id": APP_ID.to_string(), "name": "komadai", "bot_public": true}),
         ),
         ("PUT", ["applications", _, "commands"])
         | ("PUT", ["applications", _, "guilds", _, "commands"]) => respond(200, json!([])),
@@ -536,6 +544,11 @@ async fn gateway_session(state: Arc<State>, stream: tokio::net::TcpStream) {
             Some(Ok(WsMessage::Text(t))) => {
                 let v: Value = serde_json::from_str(&t).unwrap_or(Value::Null);
                 if v["op"] == 2 {
+                    state
+                        .identified
+                        .lock()
+                        .unwrap()
+                        .push(v["d"]["shard"].clone());
                     break false;
                 }
                 if v["op"] == 6 {
@@ -774,6 +787,11 @@ impl Fake {
                 map.insert(k.clone(), v.clone());
             }
         }
+        self.state
+            .payloads
+            .lock()
+            .unwrap()
+            .insert(id.clone(), d.clone());
         let seq = self.state.seq.fetch_add(1, Ordering::SeqCst) + 1;
         let frame = json!({"op": 0, "s": seq, "t": "INTERACTION_CREATE", "d": d});
         self.state
@@ -878,6 +896,33 @@ impl Fake {
             first_kind,
             latency,
         })
+    }
+
+    /// The `shard` arrays (`[id, total]`) of the IDENTIFYs so far.
+    pub fn identified_shards(&self) -> Vec<Value> {
+        self.state.identified.lock().unwrap().clone()
+    }
+
+    /// The interaction `id` as Discord would POST it to an interactions
+    /// endpoint (the `d` of its gateway dispatch).
+    pub fn payload(&self, id: &str) -> Value {
+        self.state.payloads.lock().unwrap()[id].clone()
+    }
+
+    /// Records the HTTP reply of an interactions endpoint to interaction
+    /// `id` as if it had been the REST callback, so that [`Fake::answer`]
+    /// and the other helpers read it alike.
+    pub fn record_http_answer(&self, id: &str, status: u16, content_type: &str, body: &[u8]) {
+        let (json, files) = if content_type.starts_with("multipart/") {
+            parse_multipart(content_type, body)
+        } else {
+            (
+                serde_json::from_slice(body).unwrap_or(Value::Null),
+                Vec::new(),
+            )
+        };
+        let path = format!("/interactions/{id}/token-{id}/callback");
+        record(&self.state, "POST".into(), path, json, files, status, None);
     }
 
     /// Messages the bot posted in `channel` through REST (accepted ones).
