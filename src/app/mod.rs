@@ -10,6 +10,7 @@
 //! [`Clock`] and [`Dice`] so tests control them.
 
 mod actions;
+mod args;
 mod buttons;
 mod caps;
 mod challenges;
@@ -28,6 +29,7 @@ mod stored;
 use std::sync::{Arc, Mutex};
 
 pub use actions::Action;
+pub use args::{ChallengeArgs, ComputerArgs};
 pub use caps::{Caps, CapsError, Rate};
 pub use challenges::{ChallengeOptions, DAYS_PER_MOVE};
 pub use computer::{computer_id, computer_who, level_from, level_of, ComputerOptions, LADDER};

@@ -16,12 +16,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::app::{
-    Action, App, AppError, Caller, ChallengeOptions, ManualClock, Place, Refusal, Reply,
-    SeededDice, SettingsChange, Visibility,
+    Action, App, AppError, Caller, ManualClock, Place, Refusal, Reply, SeededDice, SettingsChange,
+    Visibility,
 };
 use crate::i18n::{Lang, Localize};
 use crate::notation::RecordFormat;
-use crate::shogi::{Color, Variant};
 use crate::store::Store;
 
 /// Options of `komadai console`.
@@ -273,52 +272,30 @@ impl Console {
             "help" => Ok(help(caller.lang)),
             "challenge" => {
                 let opponent = kv.mention();
-                let mut o = ChallengeOptions::default();
-                if let Some(v) = kv.get("variant") {
-                    o.variant = match v {
-                        "standard" | "shogi" => Variant::Standard,
-                        "minishogi" | "mini" => Variant::Minishogi,
-                        _ => return Err(Refusal::BadArgument(format!("variant={v}")).into()),
-                    };
-                    if o.variant == Variant::Minishogi {
-                        o.rated = false;
-                    }
+                let rated = kv
+                    .get("rated")
+                    .map(|r| {
+                        parse_bool(r).ok_or_else(|| Refusal::BadArgument(format!("rated={r}")))
+                    })
+                    .transpose()?;
+                // SFEN fields are joined with '_' on the console line.
+                let start = kv
+                    .get("sfen")
+                    .map(|sfen| {
+                        crate::shogi::Position::from_sfen(&sfen.replace('_', " "))
+                            .map_err(|e| Refusal::BadArgument(format!("sfen: {e}")))
+                    })
+                    .transpose()?;
+                let o = crate::app::ChallengeArgs {
+                    variant: kv.get("variant"),
+                    handicap: kv.get("handicap"),
+                    rule: kv.get("rule"),
+                    days: kv.number("days")?,
+                    rated,
+                    color: kv.get("color"),
+                    start,
                 }
-                if let Some(h) = kv.get("handicap") {
-                    o.handicap = Some(
-                        crate::app::handicap_from(h)
-                            .ok_or_else(|| Refusal::BadArgument(format!("handicap={h}")))?,
-                    );
-                    o.rated = false;
-                }
-                if let Some(r) = kv.get("rule") {
-                    o.rule = crate::app::rule_from(r)
-                        .ok_or_else(|| Refusal::BadArgument(format!("rule={r}")))?;
-                }
-                if let Some(d) = kv.number("days")? {
-                    o.days = d;
-                }
-                if let Some(r) = kv.get("rated") {
-                    o.rated =
-                        parse_bool(r).ok_or_else(|| Refusal::BadArgument(format!("rated={r}")))?;
-                }
-                if let Some(c) = kv.get("color") {
-                    o.color = match c {
-                        "sente" | "black" => Some(Color::Sente),
-                        "gote" | "white" => Some(Color::Gote),
-                        "random" | "furigoma" => None,
-                        _ => return Err(Refusal::BadArgument(format!("color={c}")).into()),
-                    };
-                }
-                if let Some(sfen) = kv.get("sfen") {
-                    // SFEN fields are joined with '_' on the console line.
-                    let text = sfen.replace('_', " ");
-                    let pos = crate::shogi::Position::from_sfen(&text)
-                        .map_err(|e| Refusal::BadArgument(format!("sfen: {e}")))?;
-                    o.variant = pos.variant();
-                    o.start = Some(pos);
-                    o.rated = false;
-                }
+                .options()?;
                 kv.only(&[
                     "variant", "handicap", "rule", "days", "rated", "color", "sfen",
                 ])?;
@@ -500,33 +477,13 @@ impl Console {
                     return self.app.play_ladder(caller, place);
                 }
                 kv.no_positional()?;
-                let level = kv.get("level").unwrap_or("easy");
-                let level = crate::app::level_from(level)
-                    .ok_or_else(|| Refusal::BadArgument(format!("level={level}")))?;
-                let variant = match kv.get("variant") {
-                    None | Some("standard" | "shogi") => Variant::Standard,
-                    Some("minishogi" | "mini") => Variant::Minishogi,
-                    Some(v) => return Err(Refusal::BadArgument(format!("variant={v}")).into()),
-                };
-                let handicap = match kv.get("handicap") {
-                    None => None,
-                    Some(h) => Some(
-                        crate::app::handicap_from(h)
-                            .ok_or_else(|| Refusal::BadArgument(format!("handicap={h}")))?,
-                    ),
-                };
-                let color = match kv.get("color") {
-                    None | Some("random" | "furigoma") => None,
-                    Some("sente" | "black") => Some(Color::Sente),
-                    Some("gote" | "white") => Some(Color::Gote),
-                    Some(c) => return Err(Refusal::BadArgument(format!("color={c}")).into()),
-                };
-                let opts = crate::app::ComputerOptions {
-                    level,
-                    variant,
-                    handicap,
-                    color,
-                };
+                let opts = crate::app::ComputerArgs {
+                    level: kv.get("level"),
+                    variant: kv.get("variant"),
+                    handicap: kv.get("handicap"),
+                    color: kv.get("color"),
+                }
+                .options()?;
                 self.app.play_computer(caller, &opts, place)
             }
             "hint" => {

@@ -31,12 +31,11 @@ use super::first::FirstAnswer;
 use super::out::Outgoing;
 use super::{commands, metrics, text, InFlight};
 use crate::app::{
-    handicap_from, rule_from, Action, App, AppError, AppResult, Caller, ChallengeOptions, Msg,
-    Place, PuzzleKind, Refusal, Reply, SettingsChange,
+    Action, App, AppError, AppResult, Caller, Msg, Place, PuzzleKind, Refusal, Reply,
+    SettingsChange,
 };
 use crate::i18n::{Lang, Localize};
 use crate::notation::RecordFormat;
-use crate::shogi::{Color, Variant};
 
 /// Work that takes longer than this is deferred (Discord allows 3 s).
 pub const DEFER_AFTER: Duration = Duration::from_millis(1000);
@@ -180,28 +179,16 @@ fn run_command(
     let game = o.int("game");
     match name {
         "challenge" => {
-            let mut opts = ChallengeOptions::default();
-            if o.str("variant") == Some("minishogi") {
-                opts.variant = Variant::Minishogi;
+            let opts = crate::app::ChallengeArgs {
+                variant: o.str("variant"),
+                handicap: o.str("handicap"),
+                rule: o.str("rule"),
+                days: o.int("days"),
+                rated: o.bool("rated"),
+                color: o.str("color"),
+                start: None,
             }
-            if let Some(h) = o.str("handicap") {
-                opts.handicap =
-                    Some(handicap_from(h).ok_or_else(|| Refusal::BadArgument(h.into()))?);
-            }
-            if let Some(r) = o.str("rule") {
-                opts.rule = rule_from(r).ok_or_else(|| Refusal::BadArgument(r.into()))?;
-            }
-            if let Some(d) = o.int("days") {
-                opts.days = d;
-            }
-            opts.rated = o
-                .bool("rated")
-                .unwrap_or(opts.variant == Variant::Standard && opts.handicap.is_none());
-            opts.color = match o.str("color") {
-                Some("sente") => Some(Color::Sente),
-                Some("gote") => Some(Color::Gote),
-                _ => None,
-            };
+            .options()?;
             app.challenge(caller, o.user("member"), &opts, place)
         }
         "move" => {
@@ -242,23 +229,13 @@ fn run_command(
         }
         "play" if o.str("level") == Some("ladder") => app.play_ladder(caller, place),
         "play" => {
-            let level = o.str("level").unwrap_or("easy");
-            let level = crate::app::level_from(level)
-                .ok_or_else(|| Refusal::BadArgument(format!("level {level}")))?;
-            let opts = crate::app::ComputerOptions {
-                level,
-                variant: if o.str("variant") == Some("minishogi") {
-                    crate::shogi::Variant::Minishogi
-                } else {
-                    crate::shogi::Variant::Standard
-                },
-                handicap: o.str("handicap").and_then(crate::app::handicap_from),
-                color: match o.str("color") {
-                    Some("sente") => Some(crate::shogi::Color::Sente),
-                    Some("gote") => Some(crate::shogi::Color::Gote),
-                    _ => None,
-                },
-            };
+            let opts = crate::app::ComputerArgs {
+                level: o.str("level"),
+                variant: o.str("variant"),
+                handicap: o.str("handicap"),
+                color: o.str("color"),
+            }
+            .options()?;
             app.play_computer(caller, &opts, place)
         }
         "puzzle" => match o.str("mode") {
@@ -995,7 +972,8 @@ pub(crate) async fn computer_worker(bot: Bot, mut stop: watch::Receiver<bool>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::{ManualClock, SeededDice};
+    use crate::app::{ChallengeOptions, ManualClock, SeededDice};
+    use crate::shogi::Color;
     use crate::store::Store;
 
     const PLACE: Place = Place {
@@ -1097,6 +1075,39 @@ mod tests {
             "internal errors:\n{}",
             failures.join("\n")
         );
+    }
+
+    /// An argument nobody understands is refused, as on the console, not
+    /// dropped: `/play handicap:queen` once started an even game.
+    #[test]
+    fn unknown_argument_values_are_refused_like_on_the_console() {
+        let (app, alice, _, _) = app_with_a_game();
+        let str_opt = |k: &str, v: &str| (k.to_string(), Value::Str(v.to_string()));
+        for (name, opts) in [
+            ("play", vec![str_opt("handicap", "queen")]),
+            ("play", vec![str_opt("level", "godlike")]),
+            ("play", vec![str_opt("color", "green")]),
+            (
+                "challenge",
+                vec![
+                    ("member".to_string(), Value::User(50, "m".into())),
+                    str_opt("handicap", "queen"),
+                ],
+            ),
+            (
+                "challenge",
+                vec![
+                    ("member".to_string(), Value::User(51, "n".into())),
+                    str_opt("variant", "chess"),
+                ],
+            ),
+        ] {
+            let result = run_command(&app, &alice, name, &Opts(opts), PLACE, "r");
+            assert!(
+                matches!(result, Err(AppError::Refused(Refusal::BadArgument(_)))),
+                "/{name}: {result:?}"
+            );
+        }
     }
 
     /// Finding 6: a board that cannot be drawn still gives the committed

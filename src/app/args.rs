@@ -1,0 +1,192 @@
+//! The one reading of the arguments both front ends take (the console's
+//! `key=value` words and Discord's options), so that a value means the same
+//! everywhere and a value nobody understands is refused everywhere: Discord
+//! once dropped an unknown handicap silently where the console refused it.
+
+use super::computer::{level_from, ComputerOptions};
+use super::message::Refusal;
+use super::stored::{handicap_from, rule_from};
+use super::ChallengeOptions;
+use crate::shogi::{Color, EnteringKingRule, Handicap, Position, Variant};
+
+fn bad(key: &str, value: &str) -> Refusal {
+    Refusal::BadArgument(format!("{key}={value}"))
+}
+
+/// `standard` (`shogi`) or `minishogi` (`mini`).
+pub fn variant_arg(value: Option<&str>) -> Result<Option<Variant>, Refusal> {
+    match value.map(str::to_ascii_lowercase).as_deref() {
+        None => Ok(None),
+        Some("standard" | "shogi") => Ok(Some(Variant::Standard)),
+        Some("minishogi" | "mini") => Ok(Some(Variant::Minishogi)),
+        Some(_) => Err(bad("variant", value.unwrap_or_default())),
+    }
+}
+
+/// A handicap by its stored or typed name.
+pub fn handicap_arg(value: Option<&str>) -> Result<Option<Handicap>, Refusal> {
+    value
+        .map(|h| handicap_from(h).ok_or_else(|| bad("handicap", h)))
+        .transpose()
+}
+
+/// An entering-king rule by its stored or typed name.
+pub fn rule_arg(value: Option<&str>) -> Result<Option<EnteringKingRule>, Refusal> {
+    value
+        .map(|r| rule_from(r).ok_or_else(|| bad("rule", r)))
+        .transpose()
+}
+
+/// The caller's colour: `sente` (`black`), `gote` (`white`), or `random`
+/// (`furigoma`, also when not given) as `None`.
+pub fn color_arg(value: Option<&str>) -> Result<Option<Color>, Refusal> {
+    match value.map(str::to_ascii_lowercase).as_deref() {
+        None | Some("random" | "furigoma") => Ok(None),
+        Some("sente" | "black") => Ok(Some(Color::Sente)),
+        Some("gote" | "white") => Ok(Some(Color::Gote)),
+        Some(_) => Err(bad("color", value.unwrap_or_default())),
+    }
+}
+
+/// What `/challenge` was given, as text (missing: the default).
+#[derive(Clone, Debug, Default)]
+pub struct ChallengeArgs<'a> {
+    /// `variant`.
+    pub variant: Option<&'a str>,
+    /// `handicap`.
+    pub handicap: Option<&'a str>,
+    /// `rule`.
+    pub rule: Option<&'a str>,
+    /// `days`.
+    pub days: Option<i64>,
+    /// `rated` (missing: rated when the game can be).
+    pub rated: Option<bool>,
+    /// `color`.
+    pub color: Option<&'a str>,
+    /// A custom start position (its board size decides the variant).
+    pub start: Option<Position>,
+}
+
+impl ChallengeArgs<'_> {
+    /// The options, or why the arguments make no sense.
+    pub fn options(self) -> Result<ChallengeOptions, Refusal> {
+        let mut o = ChallengeOptions::default();
+        if let Some(v) = variant_arg(self.variant)? {
+            o.variant = v;
+        }
+        o.handicap = handicap_arg(self.handicap)?;
+        if let Some(r) = rule_arg(self.rule)? {
+            o.rule = r;
+        }
+        if let Some(d) = self.days {
+            o.days = d;
+        }
+        o.color = color_arg(self.color)?;
+        if let Some(pos) = self.start {
+            o.variant = pos.variant();
+            o.start = Some(pos);
+        }
+        // Only even 9×9 games from the start can be rated; the app refuses
+        // an explicit `rated` that cannot be.
+        let can_be_rated =
+            o.variant == Variant::Standard && o.handicap.is_none() && o.start.is_none();
+        o.rated = self.rated.unwrap_or(can_be_rated);
+        Ok(o)
+    }
+}
+
+/// What `/play` was given, as text.
+#[derive(Clone, Debug, Default)]
+pub struct ComputerArgs<'a> {
+    /// `level` (missing: easy).
+    pub level: Option<&'a str>,
+    /// `variant`.
+    pub variant: Option<&'a str>,
+    /// `handicap`.
+    pub handicap: Option<&'a str>,
+    /// `color`.
+    pub color: Option<&'a str>,
+}
+
+impl ComputerArgs<'_> {
+    /// The options, or why the arguments make no sense.
+    pub fn options(self) -> Result<ComputerOptions, Refusal> {
+        let level_name = self.level.unwrap_or("easy");
+        Ok(ComputerOptions {
+            level: level_from(level_name).ok_or_else(|| bad("level", level_name))?,
+            variant: variant_arg(self.variant)?.unwrap_or(Variant::Standard),
+            handicap: handicap_arg(self.handicap)?,
+            color: color_arg(self.color)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_value_is_read_the_same_way_or_refused_with_its_name() {
+        assert_eq!(variant_arg(Some("MINI")), Ok(Some(Variant::Minishogi)));
+        assert_eq!(variant_arg(None), Ok(None));
+        assert_eq!(
+            variant_arg(Some("chess")),
+            Err(Refusal::BadArgument("variant=chess".into()))
+        );
+        assert_eq!(handicap_arg(Some("lance")), Ok(Some(Handicap::Lance)));
+        assert_eq!(
+            handicap_arg(Some("queen")),
+            Err(Refusal::BadArgument("handicap=queen".into()))
+        );
+        assert_eq!(rule_arg(Some("24")), Ok(Some(EnteringKingRule::Counting24)));
+        assert!(rule_arg(Some("31")).is_err());
+        assert_eq!(color_arg(Some("white")), Ok(Some(Color::Gote)));
+        assert_eq!(color_arg(Some("furigoma")), Ok(None));
+        assert!(color_arg(Some("green")).is_err());
+    }
+
+    #[test]
+    fn challenges_are_rated_by_default_only_when_they_can_be() {
+        let even = ChallengeArgs::default().options().unwrap();
+        assert!(even.rated);
+        let handicap = ChallengeArgs {
+            handicap: Some("bishop"),
+            ..Default::default()
+        }
+        .options()
+        .unwrap();
+        assert!(!handicap.rated);
+        let mini = ChallengeArgs {
+            variant: Some("minishogi"),
+            ..Default::default()
+        }
+        .options()
+        .unwrap();
+        assert!(!mini.rated);
+        assert!(ChallengeArgs {
+            handicap: Some("nonsense"),
+            ..Default::default()
+        }
+        .options()
+        .is_err());
+    }
+
+    #[test]
+    fn the_computer_refuses_an_unknown_handicap_or_level() {
+        assert!(ComputerArgs {
+            handicap: Some("nonsense"),
+            ..Default::default()
+        }
+        .options()
+        .is_err());
+        assert!(ComputerArgs {
+            level: Some("godlike"),
+            ..Default::default()
+        }
+        .options()
+        .is_err());
+        let o = ComputerArgs::default().options().unwrap();
+        assert_eq!(o.variant, Variant::Standard);
+        assert_eq!(o.color, None);
+    }
+}
