@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use komadai::app::{App, Caller, ChallengeOptions, ManualClock, Place, SeededDice};
 use komadai::i18n::Lang;
-use komadai::shogi::{Color, Game, Move, Position};
+use komadai::shogi::{Color, Game};
 use komadai::store::Store;
 
 const WRITERS: usize = 3;
@@ -29,28 +29,6 @@ const WRITERS: usize = 3;
 const GAMES_PER_WRITER: usize = 8;
 /// Plies each writer game can take before it is used up.
 const PLIES: usize = 120;
-
-/// A legal game of `plies` plies that does not end.
-fn line(seed: u64, plies: usize) -> Vec<Move> {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    'retry: loop {
-        let mut game = Game::new(Position::startpos(), Default::default());
-        while game.ply() < plies {
-            let cands: Vec<Move> = game
-                .position()
-                .legal_moves()
-                .iter()
-                .copied()
-                .filter(|&m| matches!(game.clone().play(m), Ok(None)))
-                .collect();
-            if cands.is_empty() {
-                continue 'retry;
-            }
-            game.play(cands[rng.usize(..cands.len())]).expect("legal");
-        }
-        return game.moves().to_vec();
-    }
-}
 
 fn start_game(app: &App, a: &Caller, b: &Caller) -> i64 {
     let opts = ChallengeOptions {
@@ -101,7 +79,7 @@ fn run(label: &str, store: Store, secs: u64) {
                 let a = Caller::new(base, &format!("w{base}"), Lang::En);
                 let b = Caller::new(base + 1, &format!("w{}", base + 1), Lang::En);
                 let id = start_game(&app, &a, &b);
-                games.push((id, a, b, line(base as u64, PLIES), 0usize));
+                games.push((id, a, b, Game::random_line(base as u64, PLIES), 0usize));
             }
             let mut turn = 0;
             while !stop.load(Ordering::Relaxed) {

@@ -666,3 +666,19 @@ fn minishogi_drop_rules_apply() {
         IllegalMove::PawnDropMate
     );
 }
+
+/// `Game::random_line` (traffic for load tests and the multi-process
+/// tests): legal, never ending the game, and the same for the same seed.
+#[test]
+fn random_lines_are_legal_open_and_reproducible() {
+    for seed in 0..20 {
+        let line = Game::random_line(seed, 80);
+        assert_eq!(line.len(), 80);
+        assert_eq!(line, Game::random_line(seed, 80), "seed {seed}");
+        let mut g = Game::new(Position::startpos(), EnteringKingRule::default());
+        for (i, &m) in line.iter().enumerate() {
+            assert_eq!(g.play(m), Ok(None), "seed {seed} ply {i}: {m}");
+        }
+    }
+    assert_ne!(Game::random_line(1, 40), Game::random_line(2, 40));
+}

@@ -7,7 +7,7 @@ use komadai::app::{
     App, AppError, Caller, ChallengeOptions, ManualClock, Place, Refusal, SeededDice,
 };
 use komadai::i18n::Lang;
-use komadai::shogi::{Move, Position};
+use komadai::shogi::{Game, Position};
 use komadai::store::{migrations, schema_version, Store};
 use rusqlite::Connection;
 
@@ -60,30 +60,6 @@ fn migrate_from_every_earlier_version_keeps_data() {
     }
 }
 
-/// A legal move sequence of `plies` from the start that does not end the game.
-fn sequence(seed: u64, plies: usize) -> Vec<Move> {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    'retry: loop {
-        let mut pos = Position::startpos();
-        let mut out = Vec::new();
-        for _ in 0..plies {
-            let moves = pos.legal_moves();
-            let quiet: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|&m| !pos.after(m).is_checkmate())
-                .collect();
-            if quiet.is_empty() {
-                continue 'retry;
-            }
-            let m = quiet[rng.usize(..quiet.len())];
-            out.push(m);
-            pos.play_unchecked(m);
-        }
-        return out;
-    }
-}
-
 #[test]
 fn fifty_threads_play_the_same_games() {
     const GAMES: usize = 5;
@@ -109,7 +85,7 @@ fn fifty_threads_play_the_same_games() {
             .unwrap();
         let r = app.accept(&b, (g + 1) as i64, Place::default()).unwrap();
         assert!(matches!(r.msg, komadai::app::Msg::GameStarted { .. }));
-        games.push((g as i64 + 1, a, b, sequence(g as u64, PLIES)));
+        games.push((g as i64 + 1, a, b, Game::random_line(g as u64, PLIES)));
     }
     let mut handles = Vec::new();
     for (game_id, a, b, seq) in games.clone() {

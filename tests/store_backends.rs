@@ -9,7 +9,7 @@ use std::sync::{Arc, Barrier};
 
 use komadai::app::{App, Caller, ChallengeOptions, ManualClock, Place, SeededDice};
 use komadai::i18n::Lang;
-use komadai::shogi::{Move, Position};
+use komadai::shogi::{Game, Move, Position};
 use komadai::store::{
     outbox_backoff, Backend, NewGame, PuzzleRow, QuarantineRow, Store, StoreError,
     OUTBOX_MAX_ATTEMPTS,
@@ -380,30 +380,6 @@ fn two_processes_claim_each_item_once(backend: Backend) {
     assert_eq!(answers, 1, "one answer per request id");
 }
 
-/// A legal sequence of `plies` from the start that does not end the game.
-fn sequence(seed: u64, plies: usize) -> Vec<Move> {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    'retry: loop {
-        let mut pos = Position::startpos();
-        let mut out = Vec::new();
-        for _ in 0..plies {
-            let quiet: Vec<Move> = pos
-                .legal_moves()
-                .iter()
-                .copied()
-                .filter(|&m| !pos.after(m).is_checkmate())
-                .collect();
-            if quiet.is_empty() {
-                continue 'retry;
-            }
-            let m = quiet[rng.usize(..quiet.len())];
-            out.push(m);
-            pos.play_unchecked(m);
-        }
-        return out;
-    }
-}
-
 /// Two apps (two processes) on one database; each player sends every one of
 /// their moves from four threads spread over both apps. Every move is
 /// stored exactly once, in order, and the stored game replays legally.
@@ -441,7 +417,7 @@ fn two_apps_play_the_same_games(backend: Backend) {
             .expect("challenge id on the button");
         let r = apps[1].accept(&b, challenge_id, Place::default()).unwrap();
         let game_id = r.board.expect("the game's board").game_id;
-        games.push((game_id, a, b, sequence(g as u64, PLIES)));
+        games.push((game_id, a, b, Game::random_line(g as u64, PLIES)));
     }
     let mut handles = Vec::new();
     for (game_id, a, b, seq) in games.clone() {

@@ -95,30 +95,17 @@ impl Drop for Worker {
 
 /// A legal game of PLIES plies that does not end, in Western notation.
 fn line_of(seed: u64) -> Vec<(Move, String)> {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    'retry: loop {
-        let mut game = Game::new(Position::startpos(), Default::default());
-        let mut out = Vec::new();
-        while out.len() < PLIES {
-            let pos = game.position().clone();
-            let cands: Vec<Move> = pos
-                .legal_moves()
-                .iter()
-                .copied()
-                .filter(|&m| matches!(game.clone().play(m), Ok(None)))
-                .collect();
-            if cands.is_empty() {
-                continue 'retry;
-            }
-            let m = cands[rng.usize(..cands.len())];
-            out.push((
-                m,
-                format_move(&pos, m, Style::Western, game.moves().last().copied()),
-            ));
-            game.play(m).expect("legal");
-        }
-        return out;
-    }
+    let mut pos = Position::startpos();
+    let mut last = None;
+    Game::random_line(seed, PLIES)
+        .into_iter()
+        .map(|m| {
+            let text = format_move(&pos, m, Style::Western, last);
+            pos.play_unchecked(m);
+            last = Some(m);
+            (m, text)
+        })
+        .collect()
 }
 
 fn text(v: &Value) -> String {

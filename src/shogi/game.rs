@@ -437,6 +437,33 @@ impl Game {
         Ok(o)
     }
 
+    /// A random legal line of `plies` moves from the start position that
+    /// ends no game on the way (no mate, no sennichite, no entering-king
+    /// win), the same for the same `seed`: traffic for load tests, benches
+    /// and the multi-process tests.
+    #[must_use]
+    pub fn random_line(seed: u64, plies: usize) -> Vec<Move> {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        'retry: loop {
+            let mut game = Game::new(Position::startpos(), EnteringKingRule::default());
+            while game.ply() < plies {
+                let mut cands: Vec<Move> = game.position().legal_moves().iter().copied().collect();
+                loop {
+                    if cands.is_empty() {
+                        continue 'retry;
+                    }
+                    let m = cands.swap_remove(rng.usize(..cands.len()));
+                    let mut next = game.clone();
+                    if matches!(next.play(m), Ok(None)) {
+                        game = next;
+                        break;
+                    }
+                }
+            }
+            return game.moves;
+        }
+    }
+
     /// Takes back the last move (for friendly games and games against the
     /// computer); a finished game is reopened only if it ended by a move.
     pub fn undo(&mut self) -> Result<Move, GameError> {
