@@ -8,195 +8,19 @@
 #[path = "common/fake_discord.rs"]
 mod fake_discord;
 
-use std::time::{Duration, Instant};
+#[path = "common/endpoint.rs"]
+mod endpoint;
+
+use std::time::Duration;
 
 use ed25519_dalek::{Signer, SigningKey};
+use endpoint::{free_port, opt, Endpoint, WAIT};
 use fake_discord::{Call, Fake, APP_ID, CHANNEL};
-use hyper::client::HttpConnector;
-use hyper::{Body, Client, Method, Request};
+use hyper::Client;
 use serde_json::{json, Value};
 
 const ALICE: u64 = 100_000_000_000_000_001;
 const BOB: u64 = 100_000_000_000_000_002;
-const WAIT: Duration = Duration::from_secs(20);
-
-/// The bot's key pair, from fixed bytes (the public half goes into
-/// DISCORD_PUBLIC_KEY).
-fn bot_key() -> SigningKey {
-    SigningKey::from_bytes(&[42u8; 32])
-}
-
-fn opt(name: &str, kind: u64, value: Value) -> Value {
-    json!({"name": name, "type": kind, "value": value})
-}
-
-/// A free port on 127.0.0.1 (bound and released).
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
-struct Endpoint {
-    child: tokio::process::Child,
-    base: String,
-    client: Client<HttpConnector>,
-    _dir: tempfile::TempDir,
-}
-
-/// An HTTP reply of the bot.
-struct Reply {
-    status: u16,
-    content_type: String,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).to_string()
-    }
-}
-
-impl Endpoint {
-    /// Starts `komadai serve --http` against `fake`; ready once /healthz answers.
-    async fn start(fake: &Fake, extra: &[&str]) -> Endpoint {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let port = free_port();
-        let addr = format!("127.0.0.1:{port}");
-        let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_komadai"))
-            .args(["serve", "--http", &addr, "--tick-seconds", "1"])
-            .args(extra)
-            .arg("--db")
-            .arg(dir.path().join("bot.db"))
-            .env("DISCORD_TOKEN", "fake-token")
-            .env("DISCORD_API_BASE", fake.base())
-            .env(
-                "DISCORD_PUBLIC_KEY",
-                hex::encode(bot_key().verifying_key().to_bytes()),
-            )
-            .env_remove("DEV_GUILD_ID")
-            .env_remove("KOMADAI_DB")
-            .env_remove("KOMADAI_HTTP")
-            .env_remove("KOMADAI_METRICS")
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::inherit())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("komadai starts");
-        let ep = Endpoint {
-            child,
-            base: format!("http://{addr}"),
-            client: Client::new(),
-            _dir: dir,
-        };
-        let end = Instant::now() + WAIT;
-        loop {
-            if let Ok(r) = ep.get("/healthz").await {
-                assert_eq!(r.status, 200, "{}", r.text());
-                assert_eq!(r.text(), "ok");
-                break;
-            }
-            assert!(Instant::now() < end, "the endpoint did not come up");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        ep
-    }
-
-    async fn send(&self, req: Request<Body>) -> hyper::Result<Reply> {
-        let r = self.client.request(req).await?;
-        let status = r.status().as_u16();
-        let content_type = r
-            .headers()
-            .get(hyper::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_string();
-        let body = hyper::body::to_bytes(r.into_body()).await?.to_vec();
-        Ok(Reply {
-            status,
-            content_type,
-            body,
-        })
-    }
-
-    async fn get(&self, path: &str) -> hyper::Result<Reply> {
-        let req = Request::get(format!("{}{path}", self.base))
-            .body(Body::empty())
-            .expect("request");
-        self.send(req).await
-    }
-
-    /// POSTs `body` to the endpoint with the given signature headers.
-    async fn post(&self, body: Vec<u8>, signature: Option<(String, String)>) -> Reply {
-        let mut req = Request::builder()
-            .method(Method::POST)
-            .uri(format!("{}/", self.base))
-            .header("content-type", "application/json");
-        if let Some((sig, ts)) = signature {
-            req = req
-                .header("X-Signature-Ed25519", sig)
-                .header("X-Signature-Timestamp", ts);
-        }
-        self.send(req.body(Body::from(body)).expect("request"))
-            .await
-            .expect("the endpoint answers")
-    }
-
-    /// POSTs `body` signed by `key`, as Discord does.
-    async fn signed(&self, key: &SigningKey, body: Vec<u8>) -> Reply {
-        let ts = "1764590000".to_string();
-        let mut message = ts.as_bytes().to_vec();
-        message.extend_from_slice(&body);
-        let sig = hex::encode(key.sign(&message).to_bytes());
-        self.post(body, Some((sig, ts))).await
-    }
-
-    /// Sends interaction `id` (made by the fake) signed with the bot's key
-    /// and records the reply as its first answer.
-    async fn deliver(&self, fake: &Fake, id: &str) {
-        let body = fake.payload(id).to_string().into_bytes();
-        let r = self.signed(&bot_key(), body).await;
-        assert_eq!(r.status, 200, "interaction {id}: {}", r.text());
-        fake.record_http_answer(id, r.status, &r.content_type, &r.body);
-    }
-
-    /// Sends interaction `id` and waits for its answer (after a deferral,
-    /// the REST edit or follow-up carrying the message).
-    async fn answer(&self, fake: &Fake, id: &str) -> fake_discord::Answer {
-        self.deliver(fake, id).await;
-        let a = fake.answer(id, WAIT).await.expect("no answer");
-        assert!(a.latency < Duration::from_secs(3), "{:?}", a.latency);
-        a
-    }
-
-    /// SIGTERM; the process must exit cleanly within 2 s.
-    #[cfg(unix)]
-    async fn sigterm(mut self) {
-        let pid = self
-            .child
-            .id()
-            .and_then(|p| i32::try_from(p).ok())
-            .and_then(rustix::process::Pid::from_raw)
-            .expect("pid");
-        let signalled = Instant::now();
-        rustix::process::kill_process(pid, rustix::process::Signal::TERM).expect("SIGTERM");
-        let status = tokio::time::timeout(WAIT, self.child.wait())
-            .await
-            .expect("exits within 20 s")
-            .expect("wait");
-        let took = signalled.elapsed();
-        let mut log = String::new();
-        if let Some(mut out) = self.child.stdout.take() {
-            use tokio::io::AsyncReadExt;
-            let _ = out.read_to_string(&mut log).await;
-        }
-        println!("SIGTERM to exit: {took:?}");
-        assert!(status.success(), "exit {status:?}: {log}");
-        assert!(took < Duration::from_secs(2), "exit took {took:?}: {log}");
-        assert!(!log.contains("panicked"), "{log}");
-    }
-}
 
 /// A move in `channel`; its answer.
 async fn play(ep: &Endpoint, fake: &Fake, user: u64, channel: u64, mv: &str) -> Call {
@@ -246,7 +70,11 @@ async fn a_game_over_signed_http_interactions() {
     let id = fake.command(ALICE, "en-US", CHANNEL, "games", json!([]));
     let body = fake.payload(&id).to_string();
     let ts = "1764590000";
-    let sig = hex::encode(bot_key().sign(format!("{ts}{body}").as_bytes()).to_bytes());
+    let sig = hex::encode(
+        endpoint::bot_key()
+            .sign(format!("{ts}{body}").as_bytes())
+            .to_bytes(),
+    );
     let tampered = body.replace("\"games\"", "\"board\"").into_bytes();
     let r = ep.post(tampered, Some((sig, ts.into()))).await;
     assert_eq!(r.status, 401, "tampered: {}", r.text());
@@ -257,13 +85,15 @@ async fn a_game_over_signed_http_interactions() {
     );
 
     // PING → PONG.
-    let r = ep.signed(&bot_key(), ping).await;
+    let r = ep.signed(&endpoint::bot_key(), ping).await;
     assert_eq!(r.status, 200, "{}", r.text());
     let pong: Value = serde_json::from_slice(&r.body).expect("json");
     assert_eq!(pong, json!({"type": 1}));
 
     // More than 1 MiB is refused.
-    let r = ep.signed(&bot_key(), vec![b' '; (1 << 20) + 1]).await;
+    let r = ep
+        .signed(&endpoint::bot_key(), vec![b' '; (1 << 20) + 1])
+        .await;
     assert_eq!(r.status, 413, "{}", r.text());
 
     // alice challenges bob.

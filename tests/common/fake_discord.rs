@@ -653,6 +653,13 @@ impl Fake {
         self.state.calls.lock().unwrap().clone()
     }
 
+    /// The REST calls from the `from`-th on (calls are kept in order), for
+    /// long runs that read only what is new.
+    pub fn calls_from(&self, from: usize) -> Vec<Call> {
+        let calls = self.state.calls.lock().unwrap();
+        calls.get(from..).map(<[Call]>::to_vec).unwrap_or_default()
+    }
+
     /// Makes DMs to `user` fail with 50007.
     pub fn close_dms(&self, user: u64) {
         self.state.dm_closed.lock().unwrap().push(user);

@@ -1,0 +1,524 @@
+//! Three `komadai serve --http` workers over one PostgreSQL database, behind
+//! a round-robin "load balancer", one of them SIGKILLed twice.
+//!
+//! The fake Discord shapes each interaction and the test signs it (Ed25519,
+//! as Discord does) and POSTs it to the next worker. Fifty games of 40 plies
+//! are played, moves of all games at once; with them go autocomplete
+//! requests (what a player's every keystroke sends), and every fifth move is
+//! also POSTed to a second worker at the same moment with the same
+//! interaction id (a load balancer's retry). Worker 1 is SIGKILLed twice
+//! with requests in flight and restarted on the same address. Then the
+//! clock (shared by the workers through `--clock-offset-file`) passes half
+//! the move time, then 90 % of it, then the deadline, while every worker's
+//! scheduler runs each second.
+//!
+//! Asserted: every game holds exactly its 40 moves, in order, legal; no
+//! move acknowledged twice, and every move acknowledged is stored; every
+//! request a live worker was sent is answered (in the HTTP body, or over
+//! REST after a deferral) within 20 s — no deadlock, nothing lost without
+//! an answer; a request cut off by the kill is a failed HTTP request, which
+//! Discord shows the player as failed, and the player sends it again; each
+//! game gets exactly one half-time reminder, one 10 %-left reminder and one
+//! timeout notice across the three workers (exactly once: the outbox row is
+//! claimed by one worker and the reminder bit set by one UPDATE).
+
+#[path = "common/fake_discord.rs"]
+mod fake_discord;
+
+#[path = "common/endpoint.rs"]
+mod endpoint;
+
+#[path = "common/pg.rs"]
+mod pg;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use endpoint::{free_port, opt, Endpoint, WAIT};
+use fake_discord::{Call, Fake, CHANNEL};
+use futures_util::future::join_all;
+use komadai::notation::{format_move, Style};
+use komadai::shogi::{Game, Move, Position};
+use komadai::store::Store;
+use serde_json::{json, Value};
+
+const GAMES: usize = 50;
+const PLIES: usize = 40;
+const WORKERS: usize = 3;
+/// Rounds in which worker 1 is killed with requests in flight.
+const KILL_ROUNDS: [usize; 2] = [7, 23];
+const DAY: i64 = 86_400;
+
+/// The two players of game `g` (0-based): Sente challenges Gote.
+fn player(g: usize, side: usize) -> u64 {
+    300_000_000_000_000_000 + (2 * g + side) as u64
+}
+
+/// The line game `g` follows, each move in Western notation.
+fn line_of(g: usize) -> Vec<(Move, String)> {
+    let mut pos = Position::startpos();
+    let mut last = None;
+    Game::random_line(1000 + g as u64, PLIES)
+        .into_iter()
+        .map(|m| {
+            let text = format_move(&pos, m, Style::Western, last);
+            pos.play_unchecked(m);
+            last = Some(m);
+            (m, text)
+        })
+        .collect()
+}
+
+/// The three workers behind one "load balancer".
+struct Cluster {
+    fake: Fake,
+    url: String,
+    dir: tempfile::TempDir,
+    addrs: Vec<String>,
+    workers: Vec<Endpoint>,
+    /// REST calls read so far.
+    cursor: usize,
+    /// Final answers (message text) by interaction id.
+    answers: HashMap<String, Vec<String>>,
+}
+
+impl Cluster {
+    async fn start(url: String) -> Cluster {
+        let fake = Fake::start().await;
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("offset"), "0").expect("offset");
+        let addrs: Vec<String> = (0..WORKERS)
+            .map(|_| format!("127.0.0.1:{}", free_port()))
+            .collect();
+        let mut c = Cluster {
+            fake,
+            url,
+            dir,
+            addrs,
+            workers: Vec::new(),
+            cursor: 0,
+            answers: HashMap::new(),
+        };
+        for w in 0..WORKERS {
+            let ep = c.spawn(w).await;
+            c.workers.push(ep);
+        }
+        c
+    }
+
+    async fn spawn(&self, w: usize) -> Endpoint {
+        let offset = self.dir.path().join("offset");
+        let log: PathBuf = self.dir.path().join(format!("worker{w}.log"));
+        Endpoint::start_worker(
+            &self.fake,
+            &self.addrs[w],
+            &self.url,
+            &log,
+            &["--clock-offset-file", offset.to_str().expect("utf-8")],
+        )
+        .await
+    }
+
+    fn set_clock(&self, offset: i64) {
+        let path = self.dir.path().join("offset");
+        let tmp = self.dir.path().join("offset.new");
+        std::fs::write(&tmp, offset.to_string()).expect("offset");
+        std::fs::rename(tmp, path).expect("offset");
+    }
+
+    /// Reads the REST calls made since the last read: final answers of
+    /// interactions (an immediate callback, or the edit or follow-up after
+    /// a deferral) by id, and the other messages the workers posted.
+    fn read_calls(&mut self) -> Vec<Call> {
+        let new = self.fake.calls_from(self.cursor);
+        self.cursor += new.len();
+        let mut posts = Vec::new();
+        for c in new {
+            if !c.ok() {
+                continue;
+            }
+            let parts: Vec<&str> = c.path.split('/').collect();
+            let id = match parts.as_slice() {
+                ["", "interactions", id, _, "callback"] if c.kind() == 4 || c.kind() == 8 => {
+                    Some(id.to_string())
+                }
+                ["", "webhooks", _, token, ..] if c.method != "DELETE" => {
+                    token.strip_prefix("token-").map(str::to_string)
+                }
+                _ => None,
+            };
+            match id {
+                Some(id) => {
+                    let text = if c.kind() == 8 {
+                        c.json.to_string()
+                    } else {
+                        c.content()
+                    };
+                    self.answers.entry(id).or_default().push(text);
+                }
+                None if c.method == "POST" && c.path.ends_with("/messages") => posts.push(c),
+                None => {}
+            }
+        }
+        posts
+    }
+
+    /// Waits until each id in `expected` has as many final answers as
+    /// workers took it.
+    async fn wait_answers(&mut self, expected: &BTreeMap<String, usize>) {
+        let end = Instant::now() + WAIT;
+        loop {
+            self.read_calls();
+            let missing: Vec<&String> = expected
+                .iter()
+                .filter(|(id, &n)| self.answers.get(*id).map_or(0, Vec::len) < n)
+                .map(|(id, _)| id)
+                .collect();
+            if missing.is_empty() {
+                break;
+            }
+            assert!(
+                Instant::now() < end,
+                "requests taken but not answered within {WAIT:?} (deadlock or lost): {missing:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+/// The test's own connection to the database. Its PostgreSQL client keeps
+/// a runtime of its own, which must not be dropped on an async thread.
+struct Observer(Option<Store>);
+
+impl Drop for Observer {
+    fn drop(&mut self) {
+        let store = self.0.take();
+        tokio::task::block_in_place(|| drop(store));
+    }
+}
+
+/// One request sent to a worker.
+struct Sent {
+    worker: usize,
+    id: String,
+    /// The game and ply of the move.
+    mv: (usize, usize),
+}
+
+/// Sends move `id` to a worker: whether it was taken (HTTP 200); `false`
+/// when the connection failed.
+async fn deliver(ep: &Endpoint, fake: &Fake, id: &str) -> bool {
+    match ep.try_deliver(fake, id).await {
+        Ok(r) => {
+            assert_eq!(r.status, 200, "{id}: {}", r.text());
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+fn sigkill(ep: &Endpoint) {
+    let pid = ep
+        .child
+        .id()
+        .and_then(|p| i32::try_from(p).ok())
+        .and_then(rustix::process::Pid::from_raw)
+        .expect("pid");
+    rustix::process::kill_process(pid, rustix::process::Signal::KILL).expect("SIGKILL");
+}
+
+fn count_notices(posts: &[Call], tally: &mut BTreeMap<(usize, &'static str), usize>) {
+    for c in posts {
+        let text = c.content();
+        for g in 1..=GAMES {
+            if text.contains("Reminder:") && text.contains(&format!("game #{g};")) {
+                *tally.entry((g, "reminder")).or_default() += 1;
+            }
+            if text.contains(&format!("Game #{g} is over.")) {
+                *tally.entry((g, "over")).or_default() += 1;
+            }
+        }
+    }
+}
+
+/// Moves the shared clock and waits until every game has `want` notices of
+/// `kind`; then three more scheduler ticks must add nothing.
+async fn pass_time(
+    c: &mut Cluster,
+    offset: i64,
+    kind: &'static str,
+    want: usize,
+    tally: &mut BTreeMap<(usize, &'static str), usize>,
+) {
+    c.set_clock(offset);
+    let from = c.cursor;
+    let end = Instant::now() + Duration::from_secs(60);
+    loop {
+        let posts = c.read_calls();
+        count_notices(&posts, tally);
+        let done = (1..=GAMES).all(|g| tally.get(&(g, kind)).copied().unwrap_or(0) >= want);
+        if done {
+            break;
+        }
+        if Instant::now() > end {
+            let calls: Vec<String> = c
+                .fake
+                .calls_from(from)
+                .iter()
+                .rev()
+                .take(5)
+                .map(|c| format!("{} {} {}: {}", c.status, c.method, c.path, c.json))
+                .collect();
+            panic!("{kind} notices missing: {tally:?}; the last calls: {calls:#?}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let posts = c.read_calls();
+    count_notices(&posts, tally);
+    for g in 1..=GAMES {
+        assert_eq!(
+            tally.get(&(g, kind)).copied().unwrap_or(0),
+            want,
+            "game {g}: {kind} delivered once across the workers"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_http_workers_one_database_two_kills() {
+    // The store is synchronous (postgres's blocking client): every use of
+    // it here runs in block_in_place.
+    let Some(url) = tokio::task::block_in_place(|| pg::fresh_database("http_workers")) else {
+        return;
+    };
+    let mut c = Cluster::start(url.clone()).await;
+    let fake = c.fake.clone();
+
+    // Fifty challenges, each accepted with its button.
+    for g in 0..GAMES {
+        let id = fake.command(
+            player(g, 0),
+            "en-US",
+            CHANNEL,
+            "challenge",
+            json!([
+                opt("member", 6, json!(player(g, 1).to_string())),
+                opt("color", 3, json!("sente")),
+                opt("rated", 5, json!(false)),
+                opt("days", 4, json!(3))
+            ]),
+        );
+        let a = c.workers[g % WORKERS].answer(&fake, &id).await;
+        let accept = a
+            .call
+            .buttons()
+            .into_iter()
+            .find(|b| b.starts_with("accept:"))
+            .unwrap_or_else(|| panic!("an Accept button: {}", a.call.content()));
+        let id = fake.button(player(g, 1), "en-US", CHANNEL, &accept);
+        let a = c.workers[(g + 1) % WORKERS].answer(&fake, &id).await;
+        assert!(
+            a.call.content().contains(&format!("Game #{}", g + 1)),
+            "{}",
+            a.call.content()
+        );
+    }
+
+    let lines: Vec<Vec<(Move, String)>> = (0..GAMES).map(line_of).collect();
+    let observer = Observer(Some(tokio::task::block_in_place(|| {
+        Store::open(&url).expect("observer")
+    })));
+    let observer = observer.0.as_ref().expect("open");
+    let stored = |g: usize| -> Vec<String> {
+        tokio::task::block_in_place(|| observer.read(|r| r.moves(g as i64 + 1)))
+            .expect("read moves")
+    };
+    let mut acknowledged: Vec<(usize, usize)> = Vec::new();
+    let (mut duplicates, mut conflicts, mut cut_off, mut kills, mut suggestions) = (0, 0, 0, 0, 0);
+    let mut sent_total = 0;
+    let begin = Instant::now();
+    for round in 0..3 * PLIES {
+        let plies: Vec<usize> = (0..GAMES).map(|g| stored(g).len()).collect();
+        if plies.iter().all(|&p| p == PLIES) {
+            break;
+        }
+        // First the keystrokes: autocomplete for a third of the players to
+        // move (all at once), each of which must list moves.
+        let asks: Vec<(usize, usize, String)> = (0..GAMES)
+            .filter(|&g| plies[g] < PLIES && (g + round) % 3 == 0)
+            .map(|g| {
+                let id = fake.autocomplete(
+                    player(g, plies[g] % 2),
+                    "en-US",
+                    CHANNEL,
+                    "move",
+                    json!([
+                        {"name": "move", "type": 3, "value": "", "focused": true},
+                        opt("game", 4, json!(g + 1))
+                    ]),
+                );
+                (g, (g + round + 1) % WORKERS, id)
+            })
+            .collect();
+        let replies = join_all(
+            asks.iter()
+                .map(|(_, w, id)| c.workers[*w].try_deliver(&fake, id)),
+        )
+        .await;
+        for ((g, w, _), r) in asks.iter().zip(replies) {
+            let r = r.unwrap_or_else(|e| panic!("worker {w}: {e}"));
+            let v: Value = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+            let n = v["data"]["choices"].as_array().map_or(0, Vec::len);
+            assert!((1..=25).contains(&n), "autocomplete in game {}: {v}", g + 1);
+            suggestions += 1;
+        }
+        sent_total += asks.len();
+        // Then the moves of all games at once.
+        let mut sent = Vec::new();
+        for g in 0..GAMES {
+            let ply = plies[g];
+            if ply == PLIES {
+                continue;
+            }
+            let id = fake.command(
+                player(g, ply % 2),
+                "en-US",
+                CHANNEL,
+                "move",
+                json!([
+                    opt("move", 3, json!(lines[g][ply].1)),
+                    opt("game", 4, json!(g + 1))
+                ]),
+            );
+            let w = (g + round) % WORKERS;
+            sent.push(Sent {
+                worker: w,
+                id: id.clone(),
+                mv: (g, ply),
+            });
+            if (g + round) % 5 == 0 {
+                sent.push(Sent {
+                    worker: (w + 1) % WORKERS,
+                    id,
+                    mv: (g, ply),
+                });
+            }
+        }
+        sent_total += sent.len();
+        let killed = KILL_ROUNDS.contains(&round);
+        let deliveries = join_all(
+            sent.iter()
+                .map(|s| deliver(&c.workers[s.worker], &fake, &s.id)),
+        );
+        let taken = if killed {
+            let victim = &c.workers[1];
+            let kill = async {
+                tokio::time::sleep(Duration::from_millis(u64::from(fastrand::u8(5..40)))).await;
+                sigkill(victim);
+            };
+            let (taken, ()) = tokio::join!(deliveries, kill);
+            taken
+        } else {
+            deliveries.await
+        };
+        if killed {
+            let fresh = c.spawn(1).await;
+            let dead = std::mem::replace(&mut c.workers[1], fresh);
+            dead.kill().await;
+            kills += 1;
+        }
+        // How many answers each id must get: one per worker that took it,
+        // except from the killed worker, which may have died before its
+        // deferred answer went out.
+        let mut expected: BTreeMap<String, usize> = BTreeMap::new();
+        for (s, t) in sent.iter().zip(&taken) {
+            match t {
+                true if !(killed && s.worker == 1) => {
+                    *expected.entry(s.id.clone()).or_default() += 1
+                }
+                true => {}
+                false => {
+                    assert!(
+                        killed && s.worker == 1,
+                        "worker {} refused a connection",
+                        s.worker
+                    );
+                    cut_off += 1;
+                }
+            }
+        }
+        c.wait_answers(&expected).await;
+        let mut seen = std::collections::HashSet::new();
+        for s in &sent {
+            if !seen.insert(&s.id) {
+                continue;
+            }
+            let texts = c.answers.get(&s.id).cloned().unwrap_or_default();
+            let (g, ply) = s.mv;
+            let mut played = 0;
+            for t in &texts {
+                if t.contains(" played ") {
+                    played += 1;
+                } else if t.starts_with("Already done") {
+                    duplicates += 1;
+                } else if t.contains("changed at the same moment") {
+                    conflicts += 1;
+                } else {
+                    panic!("game {} ply {ply}: {t}", g + 1);
+                }
+            }
+            assert!(
+                played <= 1,
+                "game {} ply {ply} played twice: {texts:?}",
+                g + 1
+            );
+            if played == 1 {
+                acknowledged.push((g, ply));
+            }
+        }
+    }
+    let took = begin.elapsed();
+
+    for (g, line) in lines.iter().enumerate() {
+        let moves = stored(g);
+        let want: Vec<String> = line.iter().map(|(m, _)| m.to_string()).collect();
+        assert_eq!(moves, want, "game {}: every move once, in order", g + 1);
+        let mut pos = Position::startpos();
+        for m in &moves {
+            pos.play(Move::from_usi(m).unwrap()).expect("legal");
+        }
+    }
+    let mut once = acknowledged.clone();
+    once.sort_unstable();
+    once.dedup();
+    assert_eq!(once.len(), acknowledged.len(), "no move acknowledged twice");
+    assert!(
+        acknowledged.len() + cut_off >= GAMES * PLIES,
+        "every move was acknowledged unless its request was cut off"
+    );
+    assert_eq!(kills, 2);
+    assert!(duplicates > 0, "duplicates were sent and answered as done");
+    assert!(suggestions > 0);
+
+    // The clock moves; every worker's scheduler runs each second.
+    let mut tally = BTreeMap::new();
+    pass_time(&mut c, 2 * DAY, "reminder", 1, &mut tally).await;
+    pass_time(&mut c, 2 * DAY + 18 * 3600, "reminder", 2, &mut tally).await;
+    pass_time(&mut c, 4 * DAY, "over", 1, &mut tally).await;
+    for g in 1..=GAMES {
+        let row = tokio::task::block_in_place(|| observer.read(|r| r.game(g as i64)))
+            .unwrap()
+            .unwrap();
+        assert_eq!(row.status, "finished");
+        assert_eq!(tally.get(&(g, "reminder")), Some(&2), "game {g}");
+    }
+    eprintln!(
+        "{GAMES} games, {} requests in {took:.1?}: {} moves acknowledged, {duplicates} duplicates answered as done, \
+         {conflicts} conflicts, {cut_off} requests cut off by {kills} kills, {suggestions} autocomplete answers",
+        sent_total,
+        acknowledged.len()
+    );
+}
