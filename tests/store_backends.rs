@@ -62,6 +62,12 @@ fn outbox_retries_with_backoff_and_dead_letters(backend: Backend) {
     let db = Db::new(backend, "outbox");
     let s = db.open();
     let id = s.transaction(|tx| tx.push_outbox("{}", 100)).unwrap();
+    assert_eq!(
+        s.read(|r| r.backlog(99)).unwrap().due_notices,
+        0,
+        "not due yet"
+    );
+    assert_eq!(s.read(|r| r.backlog(100)).unwrap().due_notices, 1);
     let mut now = 100;
     for attempt in 1..OUTBOX_MAX_ATTEMPTS {
         let due = s.read(|r| r.due_outbox(now, 10)).unwrap();
@@ -80,6 +86,11 @@ fn outbox_retries_with_backoff_and_dead_letters(backend: Backend) {
         .transaction(|tx| tx.outbox_failed(id, "502 again", now, false))
         .unwrap());
     assert!(s.read(|r| r.due_outbox(i64::MAX, 10)).unwrap().is_empty());
+    assert_eq!(
+        s.read(|r| r.backlog(i64::MAX)).unwrap().due_notices,
+        0,
+        "a dead letter is not due"
+    );
     let dead = s.read(|r| r.dead_letters()).unwrap();
     assert_eq!(dead.len(), 1);
     assert_eq!(dead[0].last_error.as_deref(), Some("502 again"));
@@ -118,6 +129,14 @@ fn computer_jobs_quarantine_actions_and_requests(backend: Backend) {
     })
     .unwrap();
     assert_eq!(s.read(|r| r.computer_jobs()).unwrap(), vec![(1, 1), (2, 3)]);
+    assert_eq!(
+        s.read(|r| r.backlog(0)).unwrap().pending_computer_replies,
+        2
+    );
+    // Nothing waits and nothing is in use between two calls.
+    let pool = s.pool_stats();
+    assert_eq!(pool.in_use, 0, "{pool:?}");
+    assert_eq!(pool.waits, 0, "{pool:?}");
     assert_eq!(
         s.transaction(|tx| tx.claim_computer_jobs(20, 60, 1))
             .unwrap(),

@@ -445,6 +445,19 @@ impl From<StoreError> for AppError {
 /// Result of a use case.
 pub type AppResult<T = Reply> = Result<T, AppError>;
 
+/// See [`App::status`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Status {
+    /// Due notices and queued computer replies, across processes.
+    pub backlog: crate::store::Backlog,
+    /// The pool for game replies and hints.
+    pub engine: crate::engine::PoolLoad,
+    /// The pool for post-game analyses.
+    pub analysis: crate::engine::PoolLoad,
+    /// This process's database connections.
+    pub db: crate::store::PoolStats,
+}
+
 /// The application: the store, the clock and the dice.
 pub struct App {
     store: Store,
@@ -490,6 +503,20 @@ impl App {
     #[must_use]
     pub fn now(&self) -> i64 {
         self.clock.now()
+    }
+
+    /// How the process and the shared database are doing (for `/metrics`):
+    /// work waiting for every process, this process's engine pools and
+    /// database connections.
+    pub fn status(&self) -> AppResult<Status> {
+        let now = self.now();
+        let backlog = self.store.read(|r| r.backlog(now))?;
+        Ok(Status {
+            backlog,
+            engine: self.engine.load(),
+            analysis: self.analysis.load(),
+            db: self.store.pool_stats(),
+        })
     }
 
     /// The store (shared by every request: the database serialises what

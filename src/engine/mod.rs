@@ -32,7 +32,7 @@ pub use analysis::{analyze, Analysis, AnalysisBudget, TurningPoint};
 pub use hint::{hint, reason_text, Hint, HintReason};
 pub use level::{choose_move, Level};
 pub use mate::MateSearch;
-pub use pool::{EnginePool, JobHandle, PoolBusy, StopFlag};
+pub use pool::{EnginePool, JobHandle, PoolBusy, PoolLoad, StopFlag};
 pub use score::Score;
 pub use search::{Info, Limits, SearchResult, Searcher};
 

@@ -9,7 +9,7 @@
 //! unrun and new ones are refused.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::thread::JoinHandle;
@@ -32,6 +32,21 @@ struct Shared {
     closed: AtomicBool,
     /// The stop flags of queued and running jobs (dead ones are pruned).
     flags: Mutex<Vec<Weak<AtomicBool>>>,
+    /// Jobs in the queue, not yet taken by a worker.
+    queued: AtomicUsize,
+    /// Jobs a worker is running.
+    running: AtomicUsize,
+}
+
+/// How busy a pool is right now (for `/metrics`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PoolLoad {
+    /// Worker threads.
+    pub threads: usize,
+    /// Jobs being run.
+    pub running: usize,
+    /// Jobs waiting in the queue.
+    pub queued: usize,
 }
 
 /// A fixed set of engine threads with a bounded queue.
@@ -108,13 +123,18 @@ impl EnginePool {
                             Ok(guard) => guard.recv(),
                             Err(_) => return,
                         };
+                        if job.is_ok() {
+                            shared.queued.fetch_sub(1, Ordering::SeqCst);
+                        }
                         match job {
                             // After shutdown a queued job is dropped unrun
                             // (its handle sees the pool gone).
                             Ok(_) if shared.closed.load(Ordering::SeqCst) => {}
                             // A panicking job loses its result, not the worker.
                             Ok(job) => {
+                                shared.running.fetch_add(1, Ordering::SeqCst);
                                 let _ = catch_unwind(AssertUnwindSafe(job));
+                                shared.running.fetch_sub(1, Ordering::SeqCst);
                             }
                             Err(_) => return,
                         }
@@ -175,6 +195,10 @@ impl EnginePool {
             let _ = rtx.send(job(flag));
         });
         let tx = self.tx.as_ref().ok_or(PoolBusy)?;
+        // Counted before the send, so that a worker taking the job at once
+        // never counts it below zero; taken back if the send fails.
+        self.shared.queued.fetch_add(1, Ordering::SeqCst);
+        let unqueue = || self.shared.queued.fetch_sub(1, Ordering::SeqCst);
         loop {
             match tx.try_send(boxed) {
                 Ok(()) => break,
@@ -183,9 +207,15 @@ impl EnginePool {
                         boxed = back;
                         std::thread::sleep(Duration::from_millis(20));
                     }
-                    _ => return Err(PoolBusy),
+                    _ => {
+                        unqueue();
+                        return Err(PoolBusy);
+                    }
                 },
-                Err(TrySendError::Disconnected(_)) => return Err(PoolBusy),
+                Err(TrySendError::Disconnected(_)) => {
+                    unqueue();
+                    return Err(PoolBusy);
+                }
             }
         }
         let mut flags = self
@@ -205,6 +235,16 @@ impl EnginePool {
             stop,
             done: false,
         })
+    }
+
+    /// Threads, running and queued jobs right now.
+    #[must_use]
+    pub fn load(&self) -> PoolLoad {
+        PoolLoad {
+            threads: self.workers.len(),
+            running: self.shared.running.load(Ordering::SeqCst),
+            queued: self.shared.queued.load(Ordering::SeqCst),
+        }
     }
 
     /// Whether [`EnginePool::shutdown`] was called.
@@ -241,7 +281,7 @@ impl Drop for EnginePool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     #[test]
     fn runs_jobs_and_reports_busy() {
@@ -272,6 +312,48 @@ mod tests {
         for h in accepted {
             assert!(h.wait().is_some());
         }
+    }
+
+    #[test]
+    fn load_counts_running_and_queued_jobs() {
+        let pool = EnginePool::new(1, 4);
+        assert_eq!(
+            pool.load(),
+            PoolLoad {
+                threads: 1,
+                running: 0,
+                queued: 0
+            }
+        );
+        let gate = Arc::new(AtomicBool::new(false));
+        let started = Arc::new(AtomicBool::new(false));
+        let (g, s) = (Arc::clone(&gate), Arc::clone(&started));
+        let first = pool
+            .try_submit(move || {
+                s.store(true, Ordering::SeqCst);
+                while !g.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            })
+            .unwrap();
+        while !started.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let queued: Vec<_> = (0..2).map(|_| pool.try_submit(|| ()).unwrap()).collect();
+        assert_eq!(pool.load().running, 1);
+        assert_eq!(pool.load().queued, 2);
+        gate.store(true, Ordering::SeqCst);
+        first.wait();
+        for h in queued {
+            h.wait();
+        }
+        // The worker ends its bookkeeping just after sending the result.
+        let end = Instant::now() + Duration::from_secs(5);
+        while pool.load().running != 0 && Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!(pool.load().running, 0);
+        assert_eq!(pool.load().queued, 0);
     }
 
     #[test]

@@ -36,8 +36,8 @@ mod sqlite;
 pub use backup::{backup, BackupReport};
 pub use puzzles::{DailyRow, PuzzleRow, PuzzleSession};
 pub use rows::{
-    ChallengeRow, DeadlineRow, GameRow, NewChallenge, NewGame, OutboxRow, PlayerRow, QuarantineRow,
-    Settings,
+    Backlog, ChallengeRow, DeadlineRow, GameRow, NewChallenge, NewGame, OutboxRow, PlayerRow,
+    QuarantineRow, Settings,
 };
 pub use sql::Backend;
 pub use work::{outbox_backoff, OUTBOX_BACKOFF_BASE, OUTBOX_BACKOFF_CAP, OUTBOX_MAX_ATTEMPTS};
@@ -122,6 +122,48 @@ pub fn is_postgres_url(db: &str) -> bool {
     db.starts_with("postgres://") || db.starts_with("postgresql://")
 }
 
+/// How the connections of this process are used right now, and how often
+/// a caller had to wait for one (for `/metrics`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PoolStats {
+    /// Connections running a transaction or a read (SQLite: the writer, if
+    /// locked, and readers in use).
+    pub in_use: u32,
+    /// Open connections nobody uses (SQLite: idle readers).
+    pub idle: u32,
+    /// Times a caller found no free connection and waited (PostgreSQL: for
+    /// a pooled or a new connection; SQLite: for the writer lock).
+    pub waits: u64,
+    /// Seconds spent in those waits, in all.
+    pub wait_seconds: f64,
+}
+
+/// Counts the waits for a connection.
+#[derive(Debug, Default)]
+struct Waits {
+    count: std::sync::atomic::AtomicU64,
+    micros: std::sync::atomic::AtomicU64,
+}
+
+impl Waits {
+    /// One wait that began at `since` ended now.
+    fn ended(&self, since: std::time::Instant) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let micros = u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.count.fetch_add(1, Relaxed);
+        self.micros.fetch_add(micros, Relaxed);
+    }
+
+    /// (waits, seconds waited).
+    fn totals(&self) -> (u64, f64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (
+            self.count.load(Relaxed),
+            self.micros.load(Relaxed) as f64 / 1e6,
+        )
+    }
+}
+
 enum Inner {
     Sqlite(sqlite::Sqlite),
     Postgres(pg::Postgres),
@@ -163,6 +205,15 @@ impl Store {
         match self.inner {
             Inner::Sqlite(_) => Backend::Sqlite,
             Inner::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// Connections in use and idle, and the waits for one so far.
+    #[must_use]
+    pub fn pool_stats(&self) -> PoolStats {
+        match &self.inner {
+            Inner::Sqlite(s) => s.pool_stats(),
+            Inner::Postgres(p) => p.pool_stats(),
         }
     }
 

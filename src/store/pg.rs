@@ -217,6 +217,8 @@ impl Db for PgDb<'_> {
 /// The PostgreSQL database: a pool of connections.
 pub(crate) struct Postgres {
     pool: r2d2::Pool<Manager>,
+    /// Waits for a connection.
+    waits: super::Waits,
 }
 
 impl Postgres {
@@ -235,13 +237,35 @@ impl Postgres {
             .connection_timeout(Duration::from_secs(10))
             .build(Manager { config })
             .map_err(|e| StoreError::Pool(e.to_string()))?;
-        let pg = Postgres { pool };
+        let pg = Postgres {
+            pool,
+            waits: super::Waits::default(),
+        };
         pg.migrate()?;
         Ok(pg)
     }
 
+    /// An idle connection, or (counted as a wait) the next one freed or
+    /// opened.
     fn conn(&self) -> StoreResult<r2d2::PooledConnection<Manager>> {
-        self.pool.get().map_err(|e| StoreError::Pool(e.to_string()))
+        if let Some(c) = self.pool.try_get() {
+            return Ok(c);
+        }
+        let since = std::time::Instant::now();
+        let c = self.pool.get();
+        self.waits.ended(since);
+        c.map_err(|e| StoreError::Pool(e.to_string()))
+    }
+
+    pub(crate) fn pool_stats(&self) -> super::PoolStats {
+        let state = self.pool.state();
+        let (waits, wait_seconds) = self.waits.totals();
+        super::PoolStats {
+            in_use: state.connections.saturating_sub(state.idle_connections),
+            idle: state.idle_connections,
+            waits,
+            wait_seconds,
+        }
     }
 
     fn migrate(&self) -> StoreResult<()> {

@@ -272,6 +272,15 @@ impl GameRow {
     }
 }
 
+/// Work waiting in the database, for every process (for `/metrics`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Backlog {
+    /// Outbox notices due and not yet delivered (not dead letters).
+    pub due_notices: i64,
+    /// Computer replies queued and not yet played.
+    pub pending_computer_replies: i64,
+}
+
 /// A row of `outbox`: a notice waiting for delivery, or a dead letter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutboxRow {

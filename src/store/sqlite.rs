@@ -8,7 +8,7 @@
 //! the writer.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 use std::time::Duration;
 
 use rusqlite::types::{ToSqlOutput, Value, ValueRef};
@@ -81,6 +81,10 @@ impl Db for SqliteDb<'_> {
 /// The SQLite database: the writer, and where readers come from.
 pub(crate) struct Sqlite {
     writer: Mutex<Connection>,
+    /// Waits for the writer lock.
+    waits: super::Waits,
+    /// Reader connections out of the pool right now.
+    readers_in_use: std::sync::atomic::AtomicU32,
     /// `None` for an in-memory database (reads use the writer), or when the
     /// reader pool is switched off.
     file: Option<PathBuf>,
@@ -121,14 +125,58 @@ impl Sqlite {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         Ok(Sqlite {
             writer: Mutex::new(conn),
+            waits: super::Waits::default(),
+            readers_in_use: std::sync::atomic::AtomicU32::new(0),
             file,
             readers: Mutex::new(Vec::new()),
         })
     }
 
-    /// The writer connection (for pragmas and the backup).
+    /// The writer connection (for pragmas and the backup); a wait for it
+    /// is counted.
     pub(crate) fn writer(&self) -> MutexGuard<'_, Connection> {
-        lock(&self.writer)
+        match self.writer.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                let since = std::time::Instant::now();
+                let guard = lock(&self.writer);
+                self.waits.ended(since);
+                guard
+            }
+        }
+    }
+
+    pub(crate) fn pool_stats(&self) -> super::PoolStats {
+        let writer_busy = u32::from(matches!(
+            self.writer.try_lock(),
+            Err(TryLockError::WouldBlock)
+        ));
+        let idle = u32::try_from(lock(&self.readers).len()).unwrap_or(u32::MAX);
+        let (waits, wait_seconds) = self.waits.totals();
+        super::PoolStats {
+            in_use: writer_busy
+                + self
+                    .readers_in_use
+                    .load(std::sync::atomic::Ordering::Relaxed),
+            idle,
+            waits,
+            wait_seconds,
+        }
+    }
+
+    /// A reader connection, an idle one or a new one, lent until dropped.
+    fn take_reader(&self, path: &Path) -> StoreResult<Lent<'_>> {
+        let conn = match lock(&self.readers).pop() {
+            Some(c) => c,
+            None => open_reader(path)?,
+        };
+        self.readers_in_use
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(Lent {
+            db: self,
+            conn: Some(conn),
+        })
     }
 
     /// Runs `f` in one IMMEDIATE transaction (it takes the write lock at
@@ -161,20 +209,10 @@ impl Sqlite {
             let _ = tx.rollback();
             return out;
         };
-        let conn = match lock(&self.readers).pop() {
-            Some(c) => c,
-            None => open_reader(path)?,
-        };
-        let out = {
-            let tx = conn.unchecked_transaction().map_err(StoreError::from)?;
-            let out = f(&SqliteDb(&tx));
-            let _ = tx.rollback();
-            out
-        };
-        let mut idle = lock(&self.readers);
-        if idle.len() < IDLE_READERS {
-            idle.push(conn);
-        }
+        let conn = self.take_reader(path)?;
+        let tx = conn.unchecked_transaction().map_err(StoreError::from)?;
+        let out = f(&SqliteDb(&tx));
+        let _ = tx.rollback();
         out
     }
 
@@ -184,16 +222,37 @@ impl Sqlite {
         let Some(path) = &self.file else {
             return Ok(f(&self.writer()));
         };
-        let conn = match lock(&self.readers).pop() {
-            Some(c) => c,
-            None => open_reader(path)?,
-        };
-        let out = f(&conn);
-        let mut idle = lock(&self.readers);
-        if idle.len() < IDLE_READERS {
-            idle.push(conn);
+        let conn = self.take_reader(path)?;
+        Ok(f(&conn))
+    }
+}
+
+/// A reader connection out of the pool; put back (or closed when enough
+/// are idle) when dropped, also when a use case panics.
+struct Lent<'a> {
+    db: &'a Sqlite,
+    conn: Option<Connection>,
+}
+
+impl std::ops::Deref for Lent<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        self.conn.as_ref().expect("lent until dropped")
+    }
+}
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        self.db
+            .readers_in_use
+            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        if let Some(conn) = self.conn.take() {
+            let mut idle = lock(&self.db.readers);
+            if idle.len() < IDLE_READERS {
+                idle.push(conn);
+            }
         }
-        Ok(out)
     }
 }
 

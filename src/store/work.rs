@@ -4,7 +4,7 @@
 
 use super::sql::args;
 
-use super::rows::{DeadlineRow, OutboxRow, QuarantineRow};
+use super::rows::{Backlog, DeadlineRow, OutboxRow, QuarantineRow};
 use super::{Reader, StoreResult, Tx};
 
 /// The first retry of a notice comes this many seconds after its failure;
@@ -44,6 +44,19 @@ read_queries! {
             args![now, limit],
             OutboxRow::from_row,
         )
+    }
+
+    /// Notices due at `now` and computer replies queued, across processes.
+    pub fn backlog(&self, now: i64) -> StoreResult<Backlog> {
+        let due_notices = self.c().value(
+            "SELECT COUNT(*) FROM outbox WHERE dead = 0 AND next_attempt_at <= ?1",
+            args![now],
+        )?;
+        let pending_computer_replies = self.c().value("SELECT COUNT(*) FROM computer_jobs", &[])?;
+        Ok(Backlog {
+            due_notices,
+            pending_computer_replies,
+        })
     }
 
     /// One outbox row (due or not, dead or not).
