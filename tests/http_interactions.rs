@@ -226,6 +226,20 @@ async fn a_game_over_signed_http_interactions() {
         metrics.contains("komadai_interaction_seconds_bucket{kind=\"command\""),
         "{metrics}"
     );
+    // Read from the app at the scrape: nothing due, one engine thread each.
+    for want in [
+        "komadai_due_notices 0",
+        "komadai_pending_computer_replies 0",
+        "komadai_engine_threads{pool=\"game\"} 1",
+        "komadai_engine_jobs{pool=\"analysis\",state=\"queued\"} 0",
+        "komadai_db_connections{state=\"in_use\"}",
+        "komadai_db_waits_total",
+    ] {
+        assert!(
+            metrics.lines().any(|l| l.starts_with(want)),
+            "{want}: {metrics}"
+        );
+    }
 
     ep.sigterm().await;
 }
@@ -394,6 +408,26 @@ async fn a_shard_range_identifies_only_its_shards() {
     shards.sort_by_key(|s| s[0].as_u64());
     assert_eq!(shards, vec![json!([1, 3]), json!([2, 3])]);
     let client = Client::new();
+    // /healthz says ok once both shards are connected (READY after the
+    // IDENTIFY the fake counted).
+    let end = std::time::Instant::now() + WAIT;
+    loop {
+        let r = client
+            .get(format!("http://{metrics}/healthz").parse().expect("uri"))
+            .await
+            .expect("the metrics server answers");
+        let status = r.status().as_u16();
+        let body = hyper::body::to_bytes(r.into_body()).await.expect("body");
+        let body = String::from_utf8_lossy(&body).to_string();
+        if status == 200 {
+            assert_eq!(body, "ok");
+            break;
+        }
+        assert_eq!(status, 503, "{body}");
+        assert!(body.starts_with("gateway: "), "{body}");
+        assert!(std::time::Instant::now() < end, "{body}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     for (path, want) in [
         ("/healthz", "ok"),
         ("/metrics", ""),

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use crate::app::{App, AppResult, Reply};
+use crate::app::{App, AppResult, Reply, Status};
 
 pub(crate) use crate::app::DueNotice;
 
@@ -65,4 +65,10 @@ pub(crate) fn shutdown_app(app: &App) {
 /// A trivial read of the database (`/healthz`): an error says why it failed.
 pub(crate) fn health(app: &App) -> AppResult<()> {
     app.game_channel(0).map(drop)
+}
+
+/// What `/metrics` reports beside the counters: backlog, engine and
+/// database pools.
+pub(crate) fn status(app: &App) -> AppResult<Status> {
+    app.status()
 }

@@ -12,6 +12,18 @@
 //! - `komadai_notices_in_delivery`: outbox notices this process is
 //!   delivering right now (gauge, set by the delivery loop).
 //! - `komadai_computer_replies_total`: computer moves played by the worker.
+//!
+//! Read from the app at each scrape ([`record_status`]):
+//! - `komadai_due_notices`, `komadai_pending_computer_replies`: work
+//!   waiting in the shared database (the same for every process);
+//! - `komadai_engine_jobs{pool, state}`: engine jobs `running` or `queued`
+//!   in this process's `game` and `analysis` pools, and
+//!   `komadai_engine_threads{pool}`;
+//! - `komadai_db_connections{state}`: this process's connections `in_use`
+//!   or `idle`; `komadai_db_waits_total` and
+//!   `komadai_db_wait_microseconds_total`: how often and how long a caller
+//!   waited for one;
+//! - `komadai_status_errors_total`: scrapes whose database read failed.
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -127,6 +139,33 @@ pub(crate) fn bad_signature() {
 /// Notices being delivered by this process right now.
 pub(crate) fn notices_in_delivery(n: usize) {
     metrics::gauge!("komadai_notices_in_delivery").set(n as f64);
+}
+
+/// The app's status, as gauges (and the two wait counters, which the store
+/// keeps as running totals).
+pub(crate) fn record_status(status: &crate::app::Status) {
+    metrics::gauge!("komadai_due_notices").set(status.backlog.due_notices as f64);
+    metrics::gauge!("komadai_pending_computer_replies")
+        .set(status.backlog.pending_computer_replies as f64);
+    for (pool, load) in [("game", status.engine), ("analysis", status.analysis)] {
+        metrics::gauge!("komadai_engine_threads", "pool" => pool).set(load.threads as f64);
+        metrics::gauge!("komadai_engine_jobs", "pool" => pool, "state" => "running")
+            .set(load.running as f64);
+        metrics::gauge!("komadai_engine_jobs", "pool" => pool, "state" => "queued")
+            .set(load.queued as f64);
+    }
+    let db = status.db;
+    metrics::gauge!("komadai_db_connections", "state" => "in_use").set(f64::from(db.in_use));
+    metrics::gauge!("komadai_db_connections", "state" => "idle").set(f64::from(db.idle));
+    metrics::counter!("komadai_db_waits_total").absolute(db.waits);
+    // The facade's counters are integers: the time waited in microseconds.
+    metrics::counter!("komadai_db_wait_microseconds_total")
+        .absolute((db.wait_seconds * 1e6).round() as u64);
+}
+
+/// A scrape whose status read failed (the other metrics still go out).
+pub(crate) fn status_error() {
+    metrics::counter!("komadai_status_errors_total").increment(1);
 }
 
 /// Computer replies played.

@@ -460,6 +460,7 @@ pub async fn run_serving(
                 app: app.clone(),
                 interactions: None,
                 closing: closing.clone(),
+                shards: None,
             };
             let result = serve_http(bot.clone(), http, key, endpoint.addr, web).await;
             (result, loops)
@@ -480,6 +481,7 @@ pub async fn run_serving(
                     app: app.clone(),
                     interactions: None,
                     closing: closing.clone(),
+                    shards: Some(client.shard_manager.clone()),
                 };
                 let (bound, server) = web::bind(addr, web, closed(closing.clone()))?;
                 tracing::info!(%bound, "serving /healthz and /metrics");

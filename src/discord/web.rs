@@ -75,6 +75,8 @@ pub(crate) struct Web {
     pub interactions: Option<Interactions>,
     /// True once shutdown began (`/healthz` then says so).
     pub closing: tokio::sync::watch::Receiver<bool>,
+    /// With the gateway: its shards, which `/healthz` wants all connected.
+    pub shards: Option<Arc<serenity::gateway::ShardManager>>,
 }
 
 /// Binds `addr` (an error now rather than a panic later) and serves until
@@ -125,6 +127,18 @@ async fn route(web: &Web, req: Request<Body>) -> Response<Body> {
     match (req.method(), req.uri().path()) {
         (&Method::GET, "/healthz") => health(web).await,
         (&Method::GET, "/metrics") => {
+            let app = web.app.clone();
+            match tokio::task::spawn_blocking(move || contract::status(&app)).await {
+                Ok(Ok(status)) => metrics::record_status(&status),
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, "reading the status for /metrics failed");
+                    metrics::status_error();
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "reading the status for /metrics panicked");
+                    metrics::status_error();
+                }
+            }
             let mut r = plain(StatusCode::OK, metrics::render());
             r.headers_mut().insert(
                 CONTENT_TYPE,
@@ -148,6 +162,11 @@ async fn health(web: &Web) -> Response<Body> {
     if *web.closing.borrow() {
         return plain(StatusCode::SERVICE_UNAVAILABLE, "shutting down");
     }
+    if let Some(shards) = &web.shards {
+        if let Some(why) = shards_down(shards).await {
+            return plain(StatusCode::SERVICE_UNAVAILABLE, why);
+        }
+    }
     let app = web.app.clone();
     match tokio::task::spawn_blocking(move || contract::health(&app)).await {
         Ok(Ok(())) => plain(StatusCode::OK, "ok"),
@@ -157,6 +176,22 @@ async fn health(web: &Web) -> Response<Body> {
             format!("database check failed: {e}"),
         ),
     }
+}
+
+/// Why the gateway is not ready: no shard yet, or the first shard that is
+/// not connected (serenity starts them one after another).
+async fn shards_down(shards: &serenity::gateway::ShardManager) -> Option<String> {
+    let runners = shards.runners.lock().await;
+    if runners.is_empty() {
+        return Some("gateway: no shard started yet".into());
+    }
+    let mut ids: Vec<_> = runners.keys().copied().collect();
+    ids.sort_unstable_by_key(|id| id.0);
+    ids.into_iter().find_map(|id| {
+        let stage = runners[&id].stage;
+        (stage != serenity::gateway::ConnectionStage::Connected)
+            .then(|| format!("gateway: shard {} is {stage}", id.0))
+    })
 }
 
 /// Reads a body of at most [`MAX_BODY`] bytes; a larger one is a 413.
