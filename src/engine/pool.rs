@@ -281,7 +281,6 @@ impl Drop for EnginePool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     #[test]
     fn runs_jobs_and_reports_busy() {
