@@ -241,7 +241,18 @@ async fn a_game_over_signed_http_interactions() {
         );
     }
 
-    ep.sigterm().await;
+    // Structured logs: each interaction's lines carry its id, name and
+    // user, and the game once the answer names one.
+    let log = ep.sigterm().await;
+    let answered = log
+        .lines()
+        .find(|l| l.contains("answered") && l.contains("name=move") && l.contains("game=1"))
+        .unwrap_or_else(|| panic!("no structured line for a move: {log}"));
+    assert!(answered.contains("interaction{id="), "{answered}");
+    assert!(
+        answered.contains(&format!("user={ALICE}")) || answered.contains(&format!("user={BOB}")),
+        "{answered}"
+    );
 }
 
 /// With `--defer-ms 0` every command is deferred in the HTTP body (type 5)

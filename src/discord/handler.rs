@@ -24,6 +24,7 @@ use serenity::all::{
     GuildId, Http, Interaction, Member, Ready, User,
 };
 use tokio::sync::{watch, Notify, Semaphore};
+use tracing::Instrument;
 
 use super::contract::{self, Outbox};
 use super::delivery::{self, classify, Failure, Legs};
@@ -474,12 +475,48 @@ impl Bot {
         first: &FirstAnswer,
         interaction: Interaction,
     ) {
-        match interaction {
-            Interaction::Command(c) => self.command(http, first, &c).await,
-            Interaction::Autocomplete(c) => self.autocomplete(http, first, &c).await,
-            Interaction::Component(c) => self.component(http, first, &c).await,
-            _ => {}
+        // Every log line of the interaction carries its id, kind, name,
+        // user and channel, and the game once the answer names one.
+        let (kind, name, user, channel) = match &interaction {
+            Interaction::Command(c) => (
+                "command",
+                c.data.name.as_str(),
+                c.user.id.get(),
+                c.channel_id.get(),
+            ),
+            Interaction::Autocomplete(c) => (
+                "autocomplete",
+                c.data.name.as_str(),
+                c.user.id.get(),
+                c.channel_id.get(),
+            ),
+            Interaction::Component(c) => (
+                "component",
+                c.data.custom_id.split(':').next().unwrap_or_default(),
+                c.user.id.get(),
+                c.channel_id.get(),
+            ),
+            _ => ("other", "", 0, 0),
+        };
+        let span = tracing::info_span!(
+            "interaction",
+            id = %interaction.id(),
+            kind,
+            name = %metrics::bounded(name),
+            user = %user,
+            channel = %channel,
+            game = tracing::field::Empty,
+        );
+        async move {
+            match interaction {
+                Interaction::Command(c) => self.command(http, first, &c).await,
+                Interaction::Autocomplete(c) => self.autocomplete(http, first, &c).await,
+                Interaction::Component(c) => self.component(http, first, &c).await,
+                _ => {}
+            }
         }
+        .instrument(span)
+        .await;
     }
 
     async fn command(&self, http: &Arc<Http>, first: &FirstAnswer, cmd: &CommandInteraction) {
@@ -614,10 +651,6 @@ impl Bot {
                 (done, sent)
             }
         };
-        tracing::debug!(
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "answered"
-        );
         let (kind, command) = target.label();
         let outcome = match &done {
             Done::Reply(..) => metrics::Outcome::Ok,
@@ -625,6 +658,17 @@ impl Bot {
             Done::Internal(..) => metrics::Outcome::InternalError,
             Done::Restarting(_) => metrics::Outcome::Restarting,
         };
+        if let Done::Reply(reply, _) = &done {
+            if let Some(board) = &reply.board {
+                tracing::Span::current().record("game", board.game_id);
+            }
+        }
+        tracing::info!(
+            outcome = outcome.label(),
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            answered = sent.is_ok(),
+            "answered"
+        );
         metrics::interaction(kind, &command, outcome, started.elapsed());
         let Done::Reply(reply, out) = done else {
             if let Err(e) = sent {

@@ -48,7 +48,7 @@ pub(crate) enum Outcome {
 }
 
 impl Outcome {
-    fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Outcome::Ok => "ok",
             Outcome::Refused => "refused",

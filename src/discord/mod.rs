@@ -306,7 +306,13 @@ fn init_tracing() {
     // `info,serenity=warn`, ...; info when unset or unreadable.
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+    // Colours only on a terminal: a log file or journald gets plain
+    // `key=value` fields.
+    use std::io::IsTerminal;
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stdout().is_terminal())
+        .try_init();
 }
 
 async fn shutdown_signal() {

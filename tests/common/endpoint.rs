@@ -242,9 +242,10 @@ impl Endpoint {
         let _ = self.child.wait().await;
     }
 
-    /// SIGTERM; the process must exit cleanly within 2 s.
+    /// SIGTERM; the process must exit cleanly within 2 s. Its log (standard
+    /// output, when [`Endpoint::start`] kept it).
     #[cfg(unix)]
-    pub async fn sigterm(mut self) {
+    pub async fn sigterm(mut self) -> String {
         let pid = self
             .child
             .id()
@@ -267,5 +268,6 @@ impl Endpoint {
         assert!(status.success(), "exit {status:?}: {log}");
         assert!(took < Duration::from_secs(2), "exit took {took:?}: {log}");
         assert!(!log.contains("panicked"), "{log}");
+        log
     }
 }
