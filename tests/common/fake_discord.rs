@@ -232,6 +232,12 @@ struct State {
     payloads: Mutex<HashMap<String, Value>>,
     /// The `shard` field of every IDENTIFY.
     identified: Mutex<Vec<Value>>,
+    /// With several shards (IDENTIFY said `[id, total]`, total > 1): the
+    /// live session of each shard, by shard id, and the total.
+    shards: Mutex<HashMap<u64, mpsc::UnboundedSender<String>>>,
+    shard_total: AtomicU64,
+    /// The shard of each session id (for RESUME).
+    session_shards: Mutex<HashMap<String, u64>>,
 }
 
 /// The fake Discord.
@@ -539,20 +545,29 @@ async fn gateway_session(state: Arc<State>, stream: tokio::net::TcpStream) {
         return;
     }
     // Wait for IDENTIFY (a new session) or RESUME (after a dropped connection).
-    let resumed = loop {
+    let (resumed, shard) = loop {
         match ws.next().await {
             Some(Ok(WsMessage::Text(t))) => {
                 let v: Value = serde_json::from_str(&t).unwrap_or(Value::Null);
                 if v["op"] == 2 {
-                    state
-                        .identified
-                        .lock()
-                        .unwrap()
-                        .push(v["d"]["shard"].clone());
-                    break false;
+                    let shard = v["d"]["shard"].clone();
+                    state.identified.lock().unwrap().push(shard.clone());
+                    let id = shard[0].as_u64().unwrap_or(0);
+                    let total = shard[1].as_u64().unwrap_or(1);
+                    state.shard_total.store(total, Ordering::SeqCst);
+                    break (false, [id, total]);
                 }
                 if v["op"] == 6 {
-                    break true;
+                    let session = v["d"]["session_id"].as_str().unwrap_or_default();
+                    let id = state
+                        .session_shards
+                        .lock()
+                        .unwrap()
+                        .get(session)
+                        .copied()
+                        .unwrap_or(0);
+                    let total = state.shard_total.load(Ordering::SeqCst).max(1);
+                    break (true, [id, total]);
                 }
             }
             Some(Ok(_)) => {}
@@ -565,10 +580,16 @@ async fn gateway_session(state: Arc<State>, stream: tokio::net::TcpStream) {
         state.resumes.fetch_add(1, Ordering::SeqCst);
         json!({"op": 0, "s": seq, "t": "RESUMED", "d": {}})
     } else {
+        let session = format!("session-{seq}");
+        state
+            .session_shards
+            .lock()
+            .unwrap()
+            .insert(session.clone(), shard[0]);
         json!({"op": 0, "s": seq, "t": "READY", "d": {
             "v": 10, "user": bot_user(), "guilds": [],
-            "session_id": format!("session-{seq}"), "resume_gateway_url": ws_url,
-            "shard": [0, 1], "application": {"id": APP_ID.to_string(), "flags": 0},
+            "session_id": session, "resume_gateway_url": ws_url,
+            "shard": shard, "application": {"id": APP_ID.to_string(), "flags": 0},
         }})
     };
     if ws.send(WsMessage::Text(first.to_string())).await.is_err() {
@@ -576,17 +597,22 @@ async fn gateway_session(state: Arc<State>, stream: tokio::net::TcpStream) {
     }
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
     *state.gateway.lock().unwrap() = Some(tx.clone());
+    state.shards.lock().unwrap().insert(shard[0], tx.clone());
     // However the session ends, it is no longer the one to send to.
-    struct Gone(Arc<State>, mpsc::UnboundedSender<String>);
+    struct Gone(Arc<State>, mpsc::UnboundedSender<String>, u64);
     impl Drop for Gone {
         fn drop(&mut self) {
             let mut g = self.0.gateway.lock().unwrap();
             if g.as_ref().is_some_and(|t| t.same_channel(&self.1)) {
                 *g = None;
             }
+            let mut shards = self.0.shards.lock().unwrap();
+            if shards.get(&self.2).is_some_and(|t| t.same_channel(&self.1)) {
+                shards.remove(&self.2);
+            }
         }
     }
-    let _gone = Gone(state.clone(), tx);
+    let _gone = Gone(state.clone(), tx, shard[0]);
     if !resumed {
         state.sessions.fetch_add(1, Ordering::SeqCst);
     }
@@ -761,6 +787,24 @@ impl Fake {
         data: Value,
         extra: Value,
     ) -> String {
+        self.dispatch_in(GUILD, kind, user, locale, channel, data, extra)
+    }
+
+    /// Makes an interaction in `guild` and sends it to the session of the
+    /// guild's shard (`(guild >> 22) % total`, as Discord routes it) when
+    /// the bot runs several shards — dropped, as on Discord, while that
+    /// shard is down — else to the one session.
+    #[allow(clippy::too_many_arguments)]
+    fn dispatch_in(
+        &self,
+        guild: u64,
+        kind: u64,
+        user: u64,
+        locale: &str,
+        channel: u64,
+        data: Value,
+        extra: Value,
+    ) -> String {
         let n = self.state.ids.fetch_add(1, Ordering::SeqCst);
         let id = (600_000_000_000_000_000 + n).to_string();
         let mut d = json!({
@@ -770,7 +814,7 @@ impl Fake {
             "token": format!("token-{id}"),
             "version": 1,
             "data": data,
-            "guild_id": GUILD.to_string(),
+            "guild_id": guild.to_string(),
             "channel_id": channel.to_string(),
             "member": {
                 "user": user_json(user),
@@ -806,7 +850,18 @@ impl Fake {
             .lock()
             .unwrap()
             .insert(id.clone(), Instant::now());
-        if let Some(tx) = self.state.gateway.lock().unwrap().as_ref() {
+        let total = self.state.shard_total.load(Ordering::SeqCst);
+        if total > 1 {
+            if let Some(tx) = self
+                .state
+                .shards
+                .lock()
+                .unwrap()
+                .get(&((guild >> 22) % total))
+            {
+                let _ = tx.send(frame.to_string());
+            }
+        } else if let Some(tx) = self.state.gateway.lock().unwrap().as_ref() {
             let _ = tx.send(frame.to_string());
         }
         id
@@ -822,19 +877,51 @@ impl Fake {
         name: &str,
         options: Value,
     ) -> String {
+        self.command_in(GUILD, user, locale, channel, name, options)
+    }
+
+    /// [`Fake::command`] in another server.
+    pub fn command_in(
+        &self,
+        guild: u64,
+        user: u64,
+        locale: &str,
+        channel: u64,
+        name: &str,
+        options: Value,
+    ) -> String {
         let mut users = serde_json::Map::new();
         for o in options.as_array().into_iter().flatten() {
-            if o["type"] == 6 {
-                let id: u64 = o["value"]
-                    .as_str()
-                    .and_then(|s| s.parse().ok())
-                    .unwrap_or(1);
+            if let Some(id) = o["value"].as_str().filter(|_| o["type"] == 6) {
+                let id: u64 = id.parse().unwrap_or(1);
                 users.insert(id.to_string(), user_json(id));
             }
         }
         let data = json!({"id": "500000000000000001", "name": name, "type": 1,
                           "options": options, "resolved": {"users": users}});
-        self.dispatch(2, user, locale, channel, data, Value::Null)
+        self.dispatch_in(guild, 2, user, locale, channel, data, Value::Null)
+    }
+
+    /// [`Fake::button`] in another server.
+    pub fn button_in(
+        &self,
+        guild: u64,
+        user: u64,
+        locale: &str,
+        channel: u64,
+        custom_id: &str,
+    ) -> String {
+        let data = json!({"custom_id": custom_id, "component_type": 2});
+        let message = message_json(1, &channel.to_string(), "");
+        self.dispatch_in(
+            guild,
+            3,
+            user,
+            locale,
+            channel,
+            data,
+            json!({"message": message}),
+        )
     }
 
     /// Sends an autocomplete request; the option named `focused` is focused.
@@ -852,9 +939,7 @@ impl Fake {
 
     /// Presses a button.
     pub fn button(&self, user: u64, locale: &str, channel: u64, custom_id: &str) -> String {
-        let data = json!({"custom_id": custom_id, "component_type": 2});
-        let message = message_json(1, &channel.to_string(), "");
-        self.dispatch(3, user, locale, channel, data, json!({"message": message}))
+        self.button_in(GUILD, user, locale, channel, custom_id)
     }
 
     /// The answer to interaction `id`: its callback, and after a deferral

@@ -1,5 +1,10 @@
-//! Three `komadai serve --http` workers over one PostgreSQL database, behind
-//! a round-robin "load balancer", one of them SIGKILLed twice.
+//! komadai scaled out over one PostgreSQL database: three HTTP workers
+//! (`three_http_workers_one_database_two_kills`) and two gateway processes
+//! that split the shards (`two_gateway_processes_split_the_shards`), each
+//! with kills, duplicates and the clock passing deadlines.
+//!
+//! The HTTP test: three `komadai serve --http` workers behind a round-robin
+//! "load balancer", one of them SIGKILLed twice.
 //!
 //! The fake Discord shapes each interaction and the test signs it (Ed25519,
 //! as Discord does) and POSTs it to the next worker. Fifty games of 40 plies
@@ -84,11 +89,12 @@ struct Cluster {
 }
 
 impl Cluster {
-    async fn start(url: String) -> Cluster {
+    /// The fake Discord and `workers` HTTP workers over `url`.
+    async fn start(url: String, workers: usize) -> Cluster {
         let fake = Fake::start().await;
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join("offset"), "0").expect("offset");
-        let addrs: Vec<String> = (0..WORKERS)
+        let addrs: Vec<String> = (0..workers)
             .map(|_| format!("127.0.0.1:{}", free_port()))
             .collect();
         let mut c = Cluster {
@@ -100,11 +106,39 @@ impl Cluster {
             cursor: 0,
             answers: HashMap::new(),
         };
-        for w in 0..WORKERS {
+        for w in 0..workers {
             let ep = c.spawn(w).await;
             c.workers.push(ep);
         }
         c
+    }
+
+    /// A gateway process running shard `shard` of `total`.
+    fn spawn_gateway(&self, shard: u32, total: u32) -> tokio::process::Child {
+        let offset = self.dir.path().join("offset");
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.dir.path().join(format!("shard{shard}.log")))
+            .expect("log");
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_komadai"))
+            .args(["serve", "--tick-seconds", "1"])
+            .args(["--shards", &format!("{shard}..{shard}")])
+            .args(["--total", &total.to_string()])
+            .arg("--clock-offset-file")
+            .arg(&offset)
+            .args(["--db", &self.url])
+            .env("DISCORD_TOKEN", "fake-token")
+            .env("DISCORD_API_BASE", self.fake.base())
+            .env_remove("DEV_GUILD_ID")
+            .env_remove("KOMADAI_DB")
+            .env_remove("KOMADAI_HTTP")
+            .env_remove("KOMADAI_METRICS")
+            .stdout(std::process::Stdio::from(log))
+            .stderr(std::process::Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("komadai starts")
     }
 
     async fn spawn(&self, w: usize) -> Endpoint {
@@ -228,10 +262,10 @@ fn sigkill(ep: &Endpoint) {
     rustix::process::kill_process(pid, rustix::process::Signal::KILL).expect("SIGKILL");
 }
 
-fn count_notices(posts: &[Call], tally: &mut BTreeMap<(usize, &'static str), usize>) {
+fn count_notices(posts: &[Call], games: usize, tally: &mut BTreeMap<(usize, &'static str), usize>) {
     for c in posts {
         let text = c.content();
-        for g in 1..=GAMES {
+        for g in 1..=games {
             if text.contains("Reminder:") && text.contains(&format!("game #{g};")) {
                 *tally.entry((g, "reminder")).or_default() += 1;
             }
@@ -249,6 +283,7 @@ async fn pass_time(
     offset: i64,
     kind: &'static str,
     want: usize,
+    games: usize,
     tally: &mut BTreeMap<(usize, &'static str), usize>,
 ) {
     c.set_clock(offset);
@@ -256,8 +291,8 @@ async fn pass_time(
     let end = Instant::now() + Duration::from_secs(60);
     loop {
         let posts = c.read_calls();
-        count_notices(&posts, tally);
-        let done = (1..=GAMES).all(|g| tally.get(&(g, kind)).copied().unwrap_or(0) >= want);
+        count_notices(&posts, games, tally);
+        let done = (1..=games).all(|g| tally.get(&(g, kind)).copied().unwrap_or(0) >= want);
         if done {
             break;
         }
@@ -276,8 +311,8 @@ async fn pass_time(
     }
     tokio::time::sleep(Duration::from_secs(3)).await;
     let posts = c.read_calls();
-    count_notices(&posts, tally);
-    for g in 1..=GAMES {
+    count_notices(&posts, games, tally);
+    for g in 1..=games {
         assert_eq!(
             tally.get(&(g, kind)).copied().unwrap_or(0),
             want,
@@ -294,7 +329,7 @@ async fn three_http_workers_one_database_two_kills() {
     let Some(url) = tokio::task::block_in_place(|| pg::fresh_database("http_workers")) else {
         return;
     };
-    let mut c = Cluster::start(url.clone()).await;
+    let mut c = Cluster::start(url.clone(), WORKERS).await;
     let fake = c.fake.clone();
 
     // Fifty challenges, each accepted with its button.
@@ -505,9 +540,17 @@ async fn three_http_workers_one_database_two_kills() {
 
     // The clock moves; every worker's scheduler runs each second.
     let mut tally = BTreeMap::new();
-    pass_time(&mut c, 2 * DAY, "reminder", 1, &mut tally).await;
-    pass_time(&mut c, 2 * DAY + 18 * 3600, "reminder", 2, &mut tally).await;
-    pass_time(&mut c, 4 * DAY, "over", 1, &mut tally).await;
+    pass_time(&mut c, 2 * DAY, "reminder", 1, GAMES, &mut tally).await;
+    pass_time(
+        &mut c,
+        2 * DAY + 18 * 3600,
+        "reminder",
+        2,
+        GAMES,
+        &mut tally,
+    )
+    .await;
+    pass_time(&mut c, 4 * DAY, "over", 1, GAMES, &mut tally).await;
     for g in 1..=GAMES {
         let row = tokio::task::block_in_place(|| observer.read(|r| r.game(g as i64)))
             .unwrap()
@@ -519,6 +562,189 @@ async fn three_http_workers_one_database_two_kills() {
         "{GAMES} games, {} requests in {took:.1?}: {} moves acknowledged, {duplicates} duplicates answered as done, \
          {conflicts} conflicts, {cut_off} requests cut off by {kills} kills, {suggestions} autocomplete answers",
         sent_total,
+        acknowledged.len()
+    );
+}
+
+/// Servers of the gateway test: `(guild >> 22) % 2` is 0 for the first and
+/// 1 for the second, so each goes to its own shard, as Discord routes them.
+const SHARD_GUILDS: [u64; 2] = [
+    700_000_000_000_000_003 & !(1 << 22),
+    700_000_000_000_000_003 | (1 << 22),
+];
+const GATEWAY_GAMES: usize = 20;
+/// The round in which the process of shard 1 is killed.
+const GATEWAY_KILL_ROUND: usize = 9;
+
+/// Two gateway processes split the shards (`--shards 0..0 --total 2` and
+/// `--shards 1..1 --total 2`) over one PostgreSQL; the fake Discord routes
+/// each server's interactions to its shard's session. Twenty games, half
+/// in each server, are played to 40 plies; the process of shard 1 is
+/// SIGKILLed once with moves in flight and started again (its server's
+/// interactions are not delivered meanwhile, as on Discord). Asserted as
+/// for the HTTP workers: every game stored once, in order, legal; no move
+/// acknowledged twice; every delivered interaction answered; each reminder
+/// and timeout notice delivered exactly once by the two processes.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_gateway_processes_split_the_shards() {
+    assert_eq!((SHARD_GUILDS[0] >> 22) % 2, 0);
+    assert_eq!((SHARD_GUILDS[1] >> 22) % 2, 1);
+    let Some(url) = tokio::task::block_in_place(|| pg::fresh_database("gateway_workers")) else {
+        return;
+    };
+    let mut c = Cluster::start(url.clone(), 0).await;
+    let fake = c.fake.clone();
+    let mut shards = [c.spawn_gateway(0, 2), c.spawn_gateway(1, 2)];
+    assert!(
+        fake.wait_sessions(2, WAIT).await,
+        "both shards connect: {:?}",
+        fake.identified_shards()
+    );
+    let guild = |g: usize| SHARD_GUILDS[g % 2];
+
+    for g in 0..GATEWAY_GAMES {
+        let id = fake.command_in(
+            guild(g),
+            player(g, 0),
+            "en-US",
+            CHANNEL,
+            "challenge",
+            json!([
+                opt("member", 6, json!(player(g, 1).to_string())),
+                opt("color", 3, json!("sente")),
+                opt("rated", 5, json!(false)),
+                opt("days", 4, json!(3))
+            ]),
+        );
+        let a = fake
+            .answer(&id, WAIT)
+            .await
+            .expect("the challenge is answered");
+        let accept = a
+            .call
+            .buttons()
+            .into_iter()
+            .find(|b| b.starts_with("accept:"))
+            .unwrap_or_else(|| panic!("an Accept button: {}", a.call.content()));
+        let id = fake.button_in(guild(g), player(g, 1), "en-US", CHANNEL, &accept);
+        let a = fake
+            .answer(&id, WAIT)
+            .await
+            .expect("the accept is answered");
+        assert!(
+            a.call.content().contains(&format!("Game #{}", g + 1)),
+            "{}",
+            a.call.content()
+        );
+    }
+
+    let lines: Vec<Vec<(Move, String)>> = (0..GATEWAY_GAMES).map(line_of).collect();
+    let observer = Observer(Some(tokio::task::block_in_place(|| {
+        Store::open(&url).expect("observer")
+    })));
+    let observer = observer.0.as_ref().expect("open");
+    let stored = |g: usize| -> Vec<String> {
+        tokio::task::block_in_place(|| observer.read(|r| r.moves(g as i64 + 1)))
+            .expect("read moves")
+    };
+    let (mut acknowledged, mut lost, mut kills) = (Vec::new(), 0, 0);
+    for round in 0..3 * PLIES {
+        let plies: Vec<usize> = (0..GATEWAY_GAMES).map(|g| stored(g).len()).collect();
+        if plies.iter().all(|&p| p == PLIES) {
+            break;
+        }
+        let sent: Vec<(usize, usize, String)> = (0..GATEWAY_GAMES)
+            .filter(|&g| plies[g] < PLIES)
+            .map(|g| {
+                let ply = plies[g];
+                let id = fake.command_in(
+                    guild(g),
+                    player(g, ply % 2),
+                    "en-US",
+                    CHANNEL,
+                    "move",
+                    json!([
+                        opt("move", 3, json!(lines[g][ply].1)),
+                        opt("game", 4, json!(g + 1))
+                    ]),
+                );
+                (g, ply, id)
+            })
+            .collect();
+        let killed = round == GATEWAY_KILL_ROUND;
+        if killed {
+            tokio::time::sleep(Duration::from_millis(u64::from(fastrand::u8(5..40)))).await;
+            let _ = shards[1].start_kill();
+            let _ = shards[1].wait().await;
+            shards[1] = c.spawn_gateway(1, 2);
+            kills += 1;
+        }
+        // Shard 0 answers everything; in the kill round, shard 1's
+        // interactions may have died with the process (Discord shows the
+        // player that it failed).
+        let answers = join_all(sent.iter().map(|(g, _, id)| {
+            let limit = if killed && g % 2 == 1 {
+                Duration::from_secs(3)
+            } else {
+                WAIT
+            };
+            fake.answer(id, limit)
+        }))
+        .await;
+        for ((g, ply, id), a) in sent.iter().zip(answers) {
+            let Some(a) = a else {
+                assert!(
+                    killed && g % 2 == 1,
+                    "game {} ply {ply}: {id} unanswered",
+                    g + 1
+                );
+                lost += 1;
+                continue;
+            };
+            let t = a.call.content();
+            if t.contains(" played ") {
+                acknowledged.push((*g, *ply));
+            } else {
+                panic!("game {} ply {ply}: {t}", g + 1);
+            }
+        }
+        if killed {
+            assert!(
+                fake.wait_sessions(3, WAIT).await,
+                "shard 1 is back: {:?}",
+                fake.identified_shards()
+            );
+        }
+    }
+    for (g, line) in lines.iter().enumerate() {
+        let want: Vec<String> = line.iter().map(|(m, _)| m.to_string()).collect();
+        assert_eq!(stored(g), want, "game {}: every move once, in order", g + 1);
+    }
+    let mut once = acknowledged.clone();
+    once.sort_unstable();
+    once.dedup();
+    assert_eq!(once.len(), acknowledged.len(), "no move acknowledged twice");
+    assert!(acknowledged.len() + lost >= GATEWAY_GAMES * PLIES);
+    assert_eq!(kills, 1);
+
+    let mut tally = BTreeMap::new();
+    c.read_calls();
+    pass_time(&mut c, 2 * DAY, "reminder", 1, GATEWAY_GAMES, &mut tally).await;
+    pass_time(
+        &mut c,
+        2 * DAY + 18 * 3600,
+        "reminder",
+        2,
+        GATEWAY_GAMES,
+        &mut tally,
+    )
+    .await;
+    pass_time(&mut c, 4 * DAY, "over", 1, GATEWAY_GAMES, &mut tally).await;
+    let mut identified = fake.identified_shards();
+    identified.sort_by_key(|s| s[0].as_u64());
+    eprintln!(
+        "{GATEWAY_GAMES} games over 2 shards: {} moves acknowledged, {lost} lost with the killed process, {kills} kill; IDENTIFYs {identified:?}",
         acknowledged.len()
     );
 }
