@@ -182,6 +182,11 @@ impl App {
                 return Err(Refusal::NotChallenged.into());
             }
             same_server(c.data.guild_id, place)?;
+            // The caller's row is locked by the upsert above; the
+            // challenger's is locked here, so that two members accepting
+            // two of their challenges at once in two processes cannot
+            // both pass the challenger's cap.
+            tx.lock_player(c.data.challenger)?;
             self.caps.check_games(tx, caller.id, true)?;
             self.caps.check_games(tx, c.data.challenger, false)?;
             let challenger_sente = match c.data.color.as_str() {

@@ -537,6 +537,20 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Locks a player's row until the transaction ends, so that checks of
+    /// their counts (active games, open challenges) in concurrent
+    /// transactions of other processes run one after the other. (Every
+    /// write transaction already runs alone on SQLite.)
+    pub fn lock_player(&self, id: i64) -> StoreResult<()> {
+        let c = self.c();
+        let sql = format!(
+            "SELECT user_id FROM players WHERE user_id = ?1{}",
+            c.for_update()
+        );
+        c.rows(&sql, args![id])?;
+        Ok(())
+    }
+
     /// Saves a player's settings.
     pub fn save_settings(&self, id: i64, s: &Settings) -> StoreResult<()> {
         self.c().exec(

@@ -213,6 +213,15 @@ impl dyn Db + '_ {
             Backend::Postgres => " FOR UPDATE SKIP LOCKED",
         }
     }
+
+    /// `FOR UPDATE` on PostgreSQL (the rows are locked until the
+    /// transaction ends); nothing on SQLite, where the writer is alone.
+    pub(crate) fn for_update(&self) -> &'static str {
+        match self.backend() {
+            Backend::Sqlite => "",
+            Backend::Postgres => " FOR UPDATE",
+        }
+    }
 }
 
 /// `?N` placeholders as PostgreSQL's `$N` (the store's SQL has no `?`
