@@ -448,8 +448,10 @@ fn two_apps_play_the_same_games(backend: Backend) {
                     for k in (side..PLIES).step_by(2) {
                         let usi = seq[k].to_string();
                         // Wait for the turn, then send; a copy that loses the
-                        // race is refused, never stored twice.
-                        for _ in 0..20_000 {
+                        // race is refused, never stored twice. (A deadline,
+                        // not a number of tries: a busy machine is slow.)
+                        let end = std::time::Instant::now() + std::time::Duration::from_secs(120);
+                        while std::time::Instant::now() < end {
                             let ply = app
                                 .with_store(|s| s.read(|r| r.game(game_id)))
                                 .unwrap()
@@ -460,12 +462,18 @@ fn two_apps_play_the_same_games(backend: Backend) {
                                 break;
                             }
                             if ply == k {
+                                // Copies of one move share a request id, as
+                                // a retried interaction does: a copy that
+                                // arrives late, when the same move text is
+                                // legal again, is "already done", not a
+                                // second move.
+                                let request = format!("g{game_id}p{k}");
                                 let _ = app.play_move(
                                     &caller,
                                     Some(game_id),
                                     &usi,
                                     Place::default(),
-                                    None,
+                                    Some(&request),
                                 );
                             } else {
                                 std::thread::yield_now();
@@ -493,6 +501,74 @@ fn two_apps_play_the_same_games(backend: Backend) {
     }
 }
 
+/// A member with room for one more game has two challenges accepted at the
+/// same moment in two processes: one game starts, the other accept is
+/// refused (the challenger's row is locked while their games are counted).
+fn concurrent_accepts_keep_the_challengers_cap(backend: Backend) {
+    const ROUNDS: i64 = 12;
+    let db = Db::new(backend, "caps");
+    let caps = komadai::app::Caps {
+        active_games: 1,
+        ..Default::default()
+    };
+    let apps: Vec<Arc<App>> = (0..2)
+        .map(|i| {
+            Arc::new(
+                App::new(
+                    db.open(),
+                    Arc::new(ManualClock::new(1_800_000_000)),
+                    Arc::new(SeededDice::new(i)),
+                )
+                .with_caps(caps.clone()),
+            )
+        })
+        .collect();
+    let opts = ChallengeOptions {
+        rated: false,
+        ..Default::default()
+    };
+    for round in 0..ROUNDS {
+        let challenger = Caller::new(1000 + round, &format!("c{round}"), Lang::En);
+        let takers = [
+            Caller::new(2000 + round, &format!("a{round}"), Lang::En),
+            Caller::new(3000 + round, &format!("b{round}"), Lang::En),
+        ];
+        let ids: Vec<i64> = takers
+            .iter()
+            .map(|t| {
+                let c = apps[0]
+                    .challenge(&challenger, Some((t.id, &t.name)), &opts, Place::default())
+                    .unwrap();
+                c.buttons[0].id.split(':').nth(1).unwrap().parse().unwrap()
+            })
+            .collect();
+        let barrier = Arc::new(Barrier::new(2));
+        let results: Vec<bool> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..2)
+                .map(|i| {
+                    let (app, taker, id, barrier) =
+                        (apps[i].clone(), takers[i].clone(), ids[i], barrier.clone());
+                    scope.spawn(move || {
+                        barrier.wait();
+                        app.accept(&taker, id, Place::default()).is_ok()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(
+            results.iter().filter(|&&ok| ok).count(),
+            1,
+            "round {round}: exactly one accept starts a game"
+        );
+        let games = apps[0]
+            .with_store(|s| s.read(|r| r.active_game_count(challenger.id)))
+            .unwrap()
+            .unwrap();
+        assert_eq!(games, 1, "round {round}: the cap of one game holds");
+    }
+}
+
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
@@ -513,6 +589,7 @@ macro_rules! on_both_backends {
 }
 
 on_both_backends!(
+    concurrent_accepts_keep_the_challengers_cap,
     outbox_retries_with_backoff_and_dead_letters,
     computer_jobs_quarantine_actions_and_requests,
     games_records_and_leaderboard,
