@@ -34,6 +34,7 @@ pub(crate) mod sql;
 mod sqlite;
 
 pub use backup::{backup, BackupReport};
+pub use load::SeedGame;
 pub use puzzles::{DailyRow, PuzzleRow, PuzzleSession};
 pub use rows::{
     ChallengeRow, DeadlineRow, GameRow, NewChallenge, NewGame, OutboxRow, PlayerRow, QuarantineRow,
@@ -270,6 +271,7 @@ macro_rules! read_queries {
 }
 
 mod lead;
+mod load;
 mod puzzles;
 mod work;
 
