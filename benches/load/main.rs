@@ -25,7 +25,7 @@ mod scenario;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -82,7 +82,7 @@ fn parse_args() -> Opts {
         procs: 1,
         secs: 15.0,
         threads: vec![2, 4, 8],
-        open_workers: 16,
+        open_workers: 32,
         moves_only: false,
         label: String::new(),
         child: None,
@@ -337,24 +337,25 @@ fn closed(load: &Arc<Load>, threads: usize, secs: f64) -> Samples {
     )
 }
 
-/// Open loop: requests at `rate` per second on a fixed schedule, spread over
-/// `workers` threads (worker `w` sends requests `w`, `w + workers`, …);
-/// latency counts from the scheduled moment, so a request that waited
-/// because the workers were busy shows that wait.
+/// Open loop: requests at `rate` per second on a fixed schedule (request
+/// `k` is due at `k / rate` seconds), taken in order by whichever of the
+/// `workers` threads is free, as the adapter hands each interaction to
+/// tokio's blocking pool; latency counts from the moment a request was due,
+/// so a request that waited for a free thread shows that wait.
 fn open(load: &Arc<Load>, rate: f64, workers: usize, secs: f64) -> Samples {
     let begin = Instant::now();
     let warm = Duration::from_secs_f64(WARMUP_SECS);
     let total = Duration::from_secs_f64(WARMUP_SECS + secs);
-    let late = Arc::new(AtomicBool::new(false));
+    let next = Arc::new(AtomicU64::new(0));
     let handles: Vec<_> = (0..workers)
         .map(|w| {
-            let load = load.clone();
-            let _late = late.clone();
+            let (load, next) = (load.clone(), next.clone());
             std::thread::spawn(move || {
                 let mut rng = fastrand::Rng::with_seed(mix_seed(load.proc_id, 1000 + w));
                 let mut out: Samples = vec![Vec::new(); OPS.len()];
-                for k in 0u64.. {
-                    let at = Duration::from_secs_f64((k * workers as u64 + w as u64) as f64 / rate);
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let at = Duration::from_secs_f64(k as f64 / rate);
                     if at >= total {
                         break;
                     }
@@ -373,11 +374,7 @@ fn open(load: &Arc<Load>, rate: f64, workers: usize, secs: f64) -> Samples {
             })
         })
         .collect();
-    merge(
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("open-loop worker")),
-    )
+    merge(handles.into_iter().map(|h| h.join().expect("open-loop worker")))
 }
 
 fn mix_seed(proc_id: usize, thread: usize) -> u64 {

@@ -38,7 +38,7 @@ echo "== work directory: $WORK"
 echo "== build (cargo bench --no-run)"
 cargo bench --bench load --no-run
 BENCH=$(cargo bench --bench load --no-run --message-format=json 2>/dev/null |
-    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
+    grep '"name":"load"' | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
 [ -x "$BENCH" ] || { echo "bench executable not found" >&2; exit 1; }
 COMMON=(--bench --games "$GAMES" --guilds "$GUILDS" --avg-plies "$AVG" --secs "$SECS" --threads "$THREADS")
 
