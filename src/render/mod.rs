@@ -155,12 +155,14 @@ impl Frame {
     }
 }
 
-/// Writes an 8-bit indexed PNG: zlib level 3 with the Up filter. Measured
+/// Writes an 8-bit indexed PNG: zlib level 2 with the Up filter. Measured
 /// on the midgame of `benches/render.rs` with the zlib-rs backend (medians on
-/// the loaded 2-core machine): level 3 + Up 29.7 KB in 0.84 ms; level 2 + Up
-/// 30.0 KB in 0.64 ms; level 4 unfiltered 28.6 KB in 1.2 ms; level 6
-/// unfiltered 25.4 KB in 2.0 ms. Level 3 keeps both the 3 ms and the 32 KB
-/// budget with room to spare under load.
+/// the loaded 2-core machine): level 2 + Up 30.0 KB in 0.64 ms; level 3 + Up
+/// 29.7 KB in 0.84 ms; level 4 unfiltered 28.6 KB in 1.2 ms; level 6
+/// unfiltered 25.4 KB in 2.0 ms. Deflate is about half of the CPU of a
+/// `/move` (the load benchmark's profile, `scripts/load/RESULTS.md`): level
+/// 2 plays about 12 % more moves per second than level 3 for 1 % more bytes,
+/// well inside the 3 ms and 32 KB budgets.
 fn encode_indexed_png(width: u32, height: u32, pixels: &[u8], palette: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(48 * 1024);
     let mut enc = png::Encoder::new(&mut out, width, height);
@@ -180,7 +182,7 @@ fn encode_indexed_png(width: u32, height: u32, pixels: &[u8], palette: &[u8]) ->
 }
 
 /// zlib level of the board PNGs.
-const PNG_LEVEL: u8 = 3;
+const PNG_LEVEL: u8 = 2;
 
 /// Draws board pictures, keeping the sprites it has drawn for later pictures.
 ///

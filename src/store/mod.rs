@@ -34,6 +34,7 @@ pub(crate) mod sql;
 mod sqlite;
 
 pub use backup::{backup, BackupReport};
+pub use load::SeedGame;
 pub use puzzles::{DailyRow, PuzzleRow, PuzzleSession};
 pub use rows::{
     Backlog, ChallengeRow, DeadlineRow, GameRow, NewChallenge, NewGame, OutboxRow, PlayerRow,
@@ -321,6 +322,7 @@ macro_rules! read_queries {
 }
 
 mod lead;
+mod load;
 mod puzzles;
 mod work;
 
