@@ -225,6 +225,47 @@ impl Cluster {
 /// a runtime of its own, which must not be dropped on an async thread.
 struct Observer(Option<Store>);
 
+impl Observer {
+    fn open(url: &str) -> Observer {
+        Observer(Some(tokio::task::block_in_place(|| {
+            Store::open(url).expect("observer")
+        })))
+    }
+
+    /// The stored moves of game `g` (0-based), in USI.
+    fn moves(&self, g: usize) -> Vec<String> {
+        let store = self.0.as_ref().expect("open");
+        tokio::task::block_in_place(|| store.read(|r| r.moves(g as i64 + 1))).expect("read moves")
+    }
+
+    /// Game `g` (0-based) is finished.
+    fn finished(&self, g: usize) -> bool {
+        let store = self.0.as_ref().expect("open");
+        let row = tokio::task::block_in_place(|| store.read(|r| r.game(g as i64 + 1)))
+            .expect("read the game")
+            .expect("the game exists");
+        row.status == "finished"
+    }
+
+    /// Every game holds exactly its line, in order, legal; no move was
+    /// acknowledged twice.
+    fn check_games(&self, lines: &[Vec<(Move, String)>], acknowledged: &[(usize, usize)]) {
+        for (g, line) in lines.iter().enumerate() {
+            let moves = self.moves(g);
+            let want: Vec<String> = line.iter().map(|(m, _)| m.to_string()).collect();
+            assert_eq!(moves, want, "game {}: every move once, in order", g + 1);
+            let mut pos = Position::startpos();
+            for m in &moves {
+                pos.play(Move::from_usi(m).unwrap()).expect("legal");
+            }
+        }
+        let mut once = acknowledged.to_vec();
+        once.sort_unstable();
+        once.dedup();
+        assert_eq!(once.len(), acknowledged.len(), "no move acknowledged twice");
+    }
+}
+
 impl Drop for Observer {
     fn drop(&mut self) {
         let store = self.0.take();
@@ -363,14 +404,8 @@ async fn three_http_workers_one_database_two_kills() {
     }
 
     let lines: Vec<Vec<(Move, String)>> = (0..GAMES).map(line_of).collect();
-    let observer = Observer(Some(tokio::task::block_in_place(|| {
-        Store::open(&url).expect("observer")
-    })));
-    let observer = observer.0.as_ref().expect("open");
-    let stored = |g: usize| -> Vec<String> {
-        tokio::task::block_in_place(|| observer.read(|r| r.moves(g as i64 + 1)))
-            .expect("read moves")
-    };
+    let observer = Observer::open(&url);
+    let stored = |g: usize| observer.moves(g);
     let mut acknowledged: Vec<(usize, usize)> = Vec::new();
     let (mut duplicates, mut conflicts, mut cut_off, mut kills, mut suggestions) = (0, 0, 0, 0, 0);
     let mut sent_total = 0;
@@ -517,19 +552,7 @@ async fn three_http_workers_one_database_two_kills() {
     }
     let took = begin.elapsed();
 
-    for (g, line) in lines.iter().enumerate() {
-        let moves = stored(g);
-        let want: Vec<String> = line.iter().map(|(m, _)| m.to_string()).collect();
-        assert_eq!(moves, want, "game {}: every move once, in order", g + 1);
-        let mut pos = Position::startpos();
-        for m in &moves {
-            pos.play(Move::from_usi(m).unwrap()).expect("legal");
-        }
-    }
-    let mut once = acknowledged.clone();
-    once.sort_unstable();
-    once.dedup();
-    assert_eq!(once.len(), acknowledged.len(), "no move acknowledged twice");
+    observer.check_games(&lines, &acknowledged);
     assert!(
         acknowledged.len() + cut_off >= GAMES * PLIES,
         "every move was acknowledged unless its request was cut off"
@@ -552,10 +575,7 @@ async fn three_http_workers_one_database_two_kills() {
     .await;
     pass_time(&mut c, 4 * DAY, "over", 1, GAMES, &mut tally).await;
     for g in 1..=GAMES {
-        let row = tokio::task::block_in_place(|| observer.read(|r| r.game(g as i64)))
-            .unwrap()
-            .unwrap();
-        assert_eq!(row.status, "finished");
+        assert!(observer.finished(g - 1), "game {g} is over");
         assert_eq!(tally.get(&(g, "reminder")), Some(&2), "game {g}");
     }
     eprintln!(
@@ -640,14 +660,8 @@ async fn two_gateway_processes_split_the_shards() {
     }
 
     let lines: Vec<Vec<(Move, String)>> = (0..GATEWAY_GAMES).map(line_of).collect();
-    let observer = Observer(Some(tokio::task::block_in_place(|| {
-        Store::open(&url).expect("observer")
-    })));
-    let observer = observer.0.as_ref().expect("open");
-    let stored = |g: usize| -> Vec<String> {
-        tokio::task::block_in_place(|| observer.read(|r| r.moves(g as i64 + 1)))
-            .expect("read moves")
-    };
+    let observer = Observer::open(&url);
+    let stored = |g: usize| observer.moves(g);
     let (mut acknowledged, mut lost, mut kills) = (Vec::new(), 0, 0);
     for round in 0..3 * PLIES {
         let plies: Vec<usize> = (0..GATEWAY_GAMES).map(|g| stored(g).len()).collect();
@@ -717,14 +731,7 @@ async fn two_gateway_processes_split_the_shards() {
             );
         }
     }
-    for (g, line) in lines.iter().enumerate() {
-        let want: Vec<String> = line.iter().map(|(m, _)| m.to_string()).collect();
-        assert_eq!(stored(g), want, "game {}: every move once, in order", g + 1);
-    }
-    let mut once = acknowledged.clone();
-    once.sort_unstable();
-    once.dedup();
-    assert_eq!(once.len(), acknowledged.len(), "no move acknowledged twice");
+    observer.check_games(&lines, &acknowledged);
     assert!(acknowledged.len() + lost >= GATEWAY_GAMES * PLIES);
     assert_eq!(kills, 1);
 
@@ -741,6 +748,9 @@ async fn two_gateway_processes_split_the_shards() {
     )
     .await;
     pass_time(&mut c, 4 * DAY, "over", 1, GATEWAY_GAMES, &mut tally).await;
+    for g in 0..GATEWAY_GAMES {
+        assert!(observer.finished(g), "game {} is over", g + 1);
+    }
     let mut identified = fake.identified_shards();
     identified.sort_by_key(|s| s[0].as_u64());
     eprintln!(
