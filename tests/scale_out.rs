@@ -362,6 +362,25 @@ async fn pass_time(
     }
 }
 
+/// The shared clock passes half the move time, 90 % of it and the deadline
+/// of every game: each gets one reminder at each step and one timeout
+/// notice, from whichever process, and is finished.
+async fn deadlines_pass(c: &mut Cluster, observer: &Observer, games: usize) {
+    let mut tally = BTreeMap::new();
+    c.read_calls();
+    pass_time(c, 2 * DAY, "reminder", 1, games, &mut tally).await;
+    pass_time(c, 2 * DAY + 18 * 3600, "reminder", 2, games, &mut tally).await;
+    pass_time(c, 4 * DAY, "over", 1, games, &mut tally).await;
+    for g in 1..=games {
+        assert!(observer.finished(g - 1), "game {g} is over");
+        assert_eq!(
+            tally.get(&(g, "reminder")),
+            Some(&2),
+            "game {g}: no reminder after the end"
+        );
+    }
+}
+
 #[cfg(unix)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_http_workers_one_database_two_kills() {
@@ -562,22 +581,7 @@ async fn three_http_workers_one_database_two_kills() {
     assert!(suggestions > 0);
 
     // The clock moves; every worker's scheduler runs each second.
-    let mut tally = BTreeMap::new();
-    pass_time(&mut c, 2 * DAY, "reminder", 1, GAMES, &mut tally).await;
-    pass_time(
-        &mut c,
-        2 * DAY + 18 * 3600,
-        "reminder",
-        2,
-        GAMES,
-        &mut tally,
-    )
-    .await;
-    pass_time(&mut c, 4 * DAY, "over", 1, GAMES, &mut tally).await;
-    for g in 1..=GAMES {
-        assert!(observer.finished(g - 1), "game {g} is over");
-        assert_eq!(tally.get(&(g, "reminder")), Some(&2), "game {g}");
-    }
+    deadlines_pass(&mut c, &observer, GAMES).await;
     eprintln!(
         "{GAMES} games, {} requests in {took:.1?}: {} moves acknowledged, {duplicates} duplicates answered as done, \
          {conflicts} conflicts, {cut_off} requests cut off by {kills} kills, {suggestions} autocomplete answers",
@@ -735,22 +739,7 @@ async fn two_gateway_processes_split_the_shards() {
     assert!(acknowledged.len() + lost >= GATEWAY_GAMES * PLIES);
     assert_eq!(kills, 1);
 
-    let mut tally = BTreeMap::new();
-    c.read_calls();
-    pass_time(&mut c, 2 * DAY, "reminder", 1, GATEWAY_GAMES, &mut tally).await;
-    pass_time(
-        &mut c,
-        2 * DAY + 18 * 3600,
-        "reminder",
-        2,
-        GATEWAY_GAMES,
-        &mut tally,
-    )
-    .await;
-    pass_time(&mut c, 4 * DAY, "over", 1, GATEWAY_GAMES, &mut tally).await;
-    for g in 0..GATEWAY_GAMES {
-        assert!(observer.finished(g), "game {} is over", g + 1);
-    }
+    deadlines_pass(&mut c, &observer, GATEWAY_GAMES).await;
     let mut identified = fake.identified_shards();
     identified.sort_by_key(|s| s[0].as_u64());
     eprintln!(
