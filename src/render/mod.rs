@@ -155,34 +155,81 @@ impl Frame {
     }
 }
 
-/// Writes an 8-bit indexed PNG: zlib level 2 with the Up filter. Measured
-/// on the midgame of `benches/render.rs` with the zlib-rs backend (medians on
-/// the loaded 2-core machine): level 2 + Up 30.0 KB in 0.64 ms; level 3 + Up
-/// 29.7 KB in 0.84 ms; level 4 unfiltered 28.6 KB in 1.2 ms; level 6
-/// unfiltered 25.4 KB in 2.0 ms. Deflate is about half of the CPU of a
-/// `/move` (the load benchmark's profile, `scripts/load/RESULTS.md`): level
-/// 2 plays about 12 % more moves per second than level 3 for 1 % more bytes,
-/// well inside the 3 ms and 32 KB budgets.
+/// Writes an 8-bit indexed PNG: the Up filter on every row, then one zlib
+/// stream at level 2 in one IDAT chunk.
+///
+/// Written here rather than through the `png` crate's encoder because the
+/// format this needs is four chunks, and the crate's general machinery
+/// (filter selection, chunked writer, its own buffers) cost a sixth of the
+/// encode. Measured on the midgame of `benches/render.rs`, same run, zlib-rs
+/// backend: the `png` crate at level 2 with Up 1.20 ms and 29.9 KB, this
+/// 0.99 ms and 29.2 KB. Other settings measured then: level 1 0.56 ms but
+/// 35.1 KB; level 3 1.39 ms, 28.8 KB; the `png` crate's fdeflate mode with
+/// Paeth 0.32 ms but 38.4 KB, over the 32 KB budget. Deflate is the largest
+/// part of a `/move` (the load benchmark's profile, `scripts/load/RESULTS.md`).
+/// `tests/render_golden.rs` reads the result back with the `png` decoder.
 fn encode_indexed_png(width: u32, height: u32, pixels: &[u8], palette: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(48 * 1024);
-    let mut enc = png::Encoder::new(&mut out, width, height);
-    enc.set_color(png::ColorType::Indexed);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_palette(palette);
-    enc.set_filter(png::Filter::Up);
-    enc.set_deflate_compression(png::DeflateCompression::Level(PNG_LEVEL));
-    {
-        let mut w = enc
-            .write_header()
-            .expect("PNG header for a valid size and palette");
-        w.write_image_data(pixels)
-            .expect("writing PNG data to memory");
+    let row = width as usize;
+    debug_assert_eq!(pixels.len(), row * height as usize);
+    // Every row: filter type 2 (Up), then each byte minus the one above.
+    let mut filtered = Vec::with_capacity(pixels.len() + height as usize);
+    let mut above: &[u8] = &[];
+    for line in pixels.chunks_exact(row) {
+        filtered.push(2);
+        if above.is_empty() {
+            filtered.extend_from_slice(line);
+        } else {
+            filtered.extend(line.iter().zip(above).map(|(&b, &a)| b.wrapping_sub(a)));
+        }
+        above = line;
     }
+    let mut zlib = Vec::with_capacity(pixels.len() / 8);
+    let mut z = flate2::Compress::new(flate2::Compression::new(PNG_LEVEL), true);
+    loop {
+        // Grows the output until the stream is finished (a board fits the
+        // first reservation; noise would not).
+        zlib.reserve(zlib.capacity().max(4096));
+        let consumed = usize::try_from(z.total_in()).expect("in memory");
+        let status = z
+            .compress_vec(
+                &filtered[consumed..],
+                &mut zlib,
+                flate2::FlushCompress::Finish,
+            )
+            .expect("deflate into memory");
+        if status == flate2::Status::StreamEnd {
+            break;
+        }
+    }
+
+    let mut out = Vec::with_capacity(zlib.len() + palette.len() + 64);
+    out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+    let mut ihdr = [0u8; 13];
+    ihdr[..4].copy_from_slice(&width.to_be_bytes());
+    ihdr[4..8].copy_from_slice(&height.to_be_bytes());
+    // Bit depth 8, colour type 3 (indexed), deflate, adaptive filtering, no interlace.
+    ihdr[8..].copy_from_slice(&[8, 3, 0, 0, 0]);
+    png_chunk(&mut out, b"IHDR", &ihdr);
+    png_chunk(&mut out, b"PLTE", palette);
+    png_chunk(&mut out, b"IDAT", &zlib);
+    png_chunk(&mut out, b"IEND", &[]);
     out
 }
 
+/// Appends one PNG chunk: length, type, data, CRC-32 of type and data.
+fn png_chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    let len = u32::try_from(data.len()).expect("a PNG chunk under 4 GiB");
+    out.extend_from_slice(&len.to_be_bytes());
+    out.extend_from_slice(kind);
+    out.extend_from_slice(data);
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(kind);
+    crc.update(data);
+    out.extend_from_slice(&crc.finalize().to_be_bytes());
+}
+
 /// zlib level of the board PNGs.
-const PNG_LEVEL: u8 = 2;
+const PNG_LEVEL: u32 = 2;
 
 /// Draws board pictures, keeping the sprites it has drawn for later pictures.
 ///
@@ -360,6 +407,41 @@ mod tests {
         let c = board_png(&pos, mv, &RenderOptions::default());
         assert_eq!(a, b);
         assert_eq!(a, c);
+    }
+
+    /// The hand-written encoder's PNG reads back, through the `png` crate's
+    /// decoder (CRCs and zlib checksum checked), as exactly the palette and
+    /// indices it was given: for a board, and for noise that does not
+    /// compress (the output buffer has to grow).
+    #[test]
+    fn encoded_png_reads_back_exactly() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        let board = Renderer::new().compose(&Position::startpos(), None, &RenderOptions::default());
+        let noise: Vec<u8> = (0..97 * 31).map(|_| rng.u8(..)).collect();
+        let grey: Vec<u8> = (0..=255u8).flat_map(|v| [v, v / 2, 255 - v]).collect();
+        let cases = [
+            (
+                board.width,
+                board.height,
+                board.pixels.clone(),
+                board.theme.palette().bytes(),
+            ),
+            (97, 31, noise, grey),
+        ];
+        for (w, h, pixels, palette) in cases {
+            let bytes = encode_indexed_png(w, h, &pixels, &palette);
+            let mut dec = png::Decoder::new(std::io::Cursor::new(&bytes[..]));
+            dec.set_transformations(png::Transformations::IDENTITY);
+            dec.ignore_checksums(false);
+            let mut reader = dec.read_info().expect("a valid header");
+            assert_eq!(reader.info().color_type, png::ColorType::Indexed);
+            assert_eq!(reader.info().palette.as_deref(), Some(&palette[..]));
+            let mut buf = vec![0; reader.output_buffer_size().expect("small")];
+            let frame = reader.next_frame(&mut buf).expect("valid image data");
+            assert_eq!((frame.width, frame.height), (w, h));
+            assert_eq!(&buf[..frame.buffer_size()], &pixels[..]);
+            reader.finish().expect("a valid end");
+        }
     }
 
     #[test]
