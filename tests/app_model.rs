@@ -1003,7 +1003,9 @@ impl Run {
         let theme = pick(&mut self.m.rng, &["light", "dark", "neon"]);
         let language = pick(&mut self.m.rng, &["en", "de", "auto", "fr"]);
         let dms = self.m.rng.bool().then(|| self.m.rng.bool());
+        let orientation = pick(&mut self.m.rng, &["own", "sente", "upside-down"]);
         let bad = notation.as_deref() == Some("klingon")
+            || orientation.as_deref() == Some("upside-down")
             || piece_style.as_deref() == Some("emoji")
             || theme.as_deref() == Some("neon")
             || language.as_deref() == Some("fr");
@@ -1013,6 +1015,7 @@ impl Run {
             theme,
             language,
             dms,
+            orientation,
         };
         let predict = if bad {
             Predict::Refuse("invalid setting".into())

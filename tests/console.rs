@@ -142,6 +142,13 @@ fn full_rated_game_to_checkmate_changes_ratings(b: Backend) {
     );
     let out = c.run(&script);
     assert!(out.iter().all(ok), "{out:#?}");
+    // The console writes deadlines as UTC, never Discord's timestamp markup.
+    assert!(
+        text(&out[1]).contains(" to move by 20") && text(&out[1]).ends_with(" UTC."),
+        "{}",
+        text(&out[1])
+    );
+    assert!(out.iter().all(|o| !text(o).contains("<t:")), "{out:#?}");
     let last_move = &out[out.len() - 3];
     assert!(
         text(last_move).contains("wins by checkmate"),
@@ -155,12 +162,12 @@ fn full_rated_game_to_checkmate_changes_ratings(b: Backend) {
         (&out[out.len() - 1], &out[out.len() - 2])
     };
     assert!(
-        text(w).contains("rating 1516 (1 rated games); 1 wins"),
+        text(w).contains("rating 1516 (1 rated game); 1 win, 0 losses"),
         "{}",
         text(w)
     );
     assert!(
-        text(l).contains("rating 1484 (1 rated games); 0 wins, 1 losses"),
+        text(l).contains("rating 1484 (1 rated game); 0 wins, 1 loss"),
         "{}",
         text(l)
     );
@@ -243,7 +250,7 @@ fn declaration_resignation_abort_and_timeout(b: Backend) {
     assert!(text(&out[out.len() - 4]).contains("only be aborted before ply 10"));
     assert!(text(&out[out.len() - 3]).contains("You will lose the game"));
     assert!(text(&out[out.len() - 2]).contains("bob wins by resignation"));
-    assert!(text(out.last().unwrap()).contains("rating 1516 (1 rated games); 1 wins"));
+    assert!(text(out.last().unwrap()).contains("rating 1516 (1 rated game); 1 win, 0 losses"));
 
     // Timeout: the clock runs past the deadline; reminders come first, once each.
     let c = Console::on(b);
@@ -268,7 +275,7 @@ fn declaration_resignation_abort_and_timeout(b: Backend) {
         "{}",
         notices[2]
     );
-    assert!(text(out.last().unwrap()).contains("rating 1484 (1 rated games); 0 wins, 1 losses"));
+    assert!(text(out.last().unwrap()).contains("rating 1484 (1 rated game); 0 wins, 1 loss"));
 }
 
 fn handicap_and_minishogi_games_are_unrated(b: Backend) {
@@ -384,7 +391,7 @@ fn takeback_count_export_settings_and_leaderboard(b: Backend) {
     let t: Vec<&str> = out.iter().map(text).collect();
     assert!(t[4].contains("bob asks to take back"), "{}", t[4]);
     assert!(t[5].contains("declined"), "{}", t[5]);
-    assert!(t[7].contains("1 ply/plies undone"), "{}", t[7]);
+    assert!(t[7].contains("1 ply undone"), "{}", t[7]);
     assert!(t[8].contains("ply 1"), "{}", t[8]);
     assert!(t[9].contains("another entering-king rule"), "{}", t[9]);
     assert!(
@@ -393,7 +400,9 @@ fn takeback_count_export_settings_and_leaderboard(b: Backend) {
         t[10]
     );
     assert!(
-        t[12].contains("Notation japanese") && t[12].contains("Sprache de"),
+        t[12].contains("Notation: Japanisch (７六歩)")
+            && t[12].contains("Farbschema: Dunkel")
+            && t[12].contains("Sprache: Deutsch"),
         "{}",
         t[12]
     );
@@ -420,6 +429,42 @@ fn takeback_count_export_settings_and_leaderboard(b: Backend) {
     );
 }
 
+/// Everyone following a thread sees every board the same way up (Sente at
+/// the bottom), whoever it was drawn for; boards only one player sees follow
+/// that player's `orientation` setting.
+fn public_boards_keep_sente_at_the_bottom_private_ones_follow_the_setting(b: Backend) {
+    let c = Console::on(b);
+    let out = c.run(
+        "alice challenge @bob rated=no color=gote\nbob accept\nbob move P-7f\nalice move P-3d\nalice board\nalice replay\nalice settings orientation=sente\nalice replay\nbob replay\nalice:de settings orientation=own language=de\nalice replay\nalice settings orientation=upside-down\n",
+    );
+    let t: Vec<&str> = out.iter().map(text).collect();
+    // The start, both moves (each drawn for the player to move next) and
+    // /board are public: never flipped, although alice plays Gote.
+    for i in 1..=4 {
+        assert_eq!(out[i]["visibility"], "public", "{}", t[i]);
+        assert_eq!(out[i]["flip"], false, "public board {i}: {}", t[i]);
+    }
+    // alice's own replay: her side (Gote) at the bottom by default...
+    assert_eq!(out[5]["visibility"], "caller");
+    assert_eq!(out[5]["flip"], true, "{}", t[5]);
+    // ...Sente at the bottom once she asks for it; bob is Sente anyway.
+    assert!(
+        t[6].contains("boards only you see: Sente at the bottom"),
+        "{}",
+        t[6]
+    );
+    assert_eq!(out[7]["flip"], false, "{}", t[7]);
+    assert_eq!(out[8]["flip"], false, "{}", t[8]);
+    assert!(
+        t[9].contains("Bretter nur für dich: Meine Seite unten")
+            && t[9].contains("Notation: Westlich (P-7f)"),
+        "{}",
+        t[9]
+    );
+    assert_eq!(out[10]["flip"], true, "{}", t[10]);
+    assert!(!ok(&out[11]) && t[11].contains("upside-down"), "{}", t[11]);
+}
+
 fn playing_the_computer_with_hints_takeback_and_analysis(b: Backend) {
     let c = Console::on(b);
     let out = c.run(
@@ -441,7 +486,7 @@ fn playing_the_computer_with_hints_takeback_and_analysis(b: Backend) {
     assert!(t[2].starts_with("Hint: "), "{}", t[2]);
     assert_eq!(out[2]["visibility"], "caller");
     assert!(
-        t[3].contains("Takeback accepted") && t[3].contains("2 ply"),
+        t[3].contains("Takeback accepted") && t[3].contains("2 plies undone"),
         "{}",
         t[3]
     );
@@ -634,6 +679,7 @@ on_both_backends!(
     games_survive_a_restart_and_buttons_still_work,
     challenges_expire_decline_cancel_and_rematch,
     takeback_count_export_settings_and_leaderboard,
+    public_boards_keep_sente_at_the_bottom_private_ones_follow_the_setting,
     playing_the_computer_with_hints_takeback_and_analysis,
     replay_steps_through_a_game_with_buttons,
     the_handicap_ladder_starts_at_six_pieces,

@@ -158,6 +158,13 @@ async fn accept(fake: &Fake, bob: u64, accept_id: &str) -> String {
     let a = answer(fake, &id).await;
     assert!(!a.ephemeral(), "{}", a.content());
     assert!(a.has_png(), "the game start shows the board");
+    // The deadline is a Discord timestamp, shown in each reader's own time
+    // zone, with the time left beside it.
+    let text = a.content();
+    assert!(
+        text.contains(":f> (<t:") && text.contains(":R>).") && !text.contains("UTC"),
+        "{text}"
+    );
     assert_eq!(
         a.message()["embeds"][0]["image"]["url"],
         "attachment://board.png",
@@ -495,6 +502,14 @@ async fn the_scheduler_posts_a_reminder_also_by_dm_and_a_timeout() {
         .expect("a reminder in the thread");
     assert!(
         reminder.content().contains(&format!("<@{ALICE}>")),
+        "{}",
+        reminder.content()
+    );
+    let deadline = START + 3 * 86_400;
+    assert!(
+        reminder
+            .content()
+            .contains(&format!("(deadline <t:{deadline}:f>)")),
         "{}",
         reminder.content()
     );
@@ -918,6 +933,22 @@ async fn puzzles_on_discord_with_move_autocomplete_daily_list_and_streak() {
             "{usi} not legal in the puzzle"
         );
     }
+    // Every move of a puzzle must give check: the checks come first, all
+    // of them when they fit (so the solution is always offered).
+    let checks: Vec<bool> = choices
+        .iter()
+        .map(|c| pos.gives_check(Move::from_usi(c["value"].as_str().unwrap_or_default()).unwrap()))
+        .collect();
+    let all_checks = pos
+        .legal_moves()
+        .iter()
+        .filter(|&&m| pos.gives_check(m))
+        .count();
+    assert!(
+        checks.iter().take(all_checks.min(25)).all(|&c| c)
+            && checks.iter().skip(all_checks).all(|&c| !c),
+        "checks first: {checks:?}"
+    );
 
     // In the game thread /move still plays the game (alice is to move there,
     // so bob is told it is not his turn rather than answering the puzzle).

@@ -236,17 +236,18 @@ fn a_streak_over_three_days() {
         ids.push(puzzle_id(&d));
         solve(&mut s, "erin", "solve", &d);
         let r = s.say("erin streak");
-        assert!(text(&r).contains(&format!("{day} day(s)")), "{r}");
+        let days = if day == 1 { "1 day in a row" } else { &format!("{day} days in a row") };
+        assert!(text(&r).contains(days), "{r}");
         s.say(":clock +1d");
     }
     // Different days, (almost surely) different puzzles; the same day, the same.
     assert_ne!(ids[0], ids[1]);
     // Still counted the next day (today not yet solved), broken after a gap.
     let r = s.say("erin streak");
-    assert!(text(&r).contains("3 day(s)"), "{r}");
+    assert!(text(&r).contains("3 days in a row"), "{r}");
     s.say(":clock +1d");
     let r = s.say("erin streak");
-    assert!(text(&r).contains("0 day(s)"), "{r}");
+    assert!(text(&r).contains("0 days in a row"), "{r}");
 }
 
 #[test]

@@ -3,7 +3,9 @@
 
 use super::caps::Kind;
 use super::message::{Ending, Msg, Refusal, Who};
-use super::{App, AppError, AppResult, BoardView, ButtonAction, Caller, Place, Reply, DAY};
+use super::{
+    App, AppError, AppResult, BoardView, ButtonAction, Caller, Place, Reply, Visibility, DAY,
+};
 use crate::notation::{format_move, write_record, GameRecord, RecordFormat};
 use crate::shogi::{EnteringKingRule, Game, Move, Outcome};
 use crate::store::Reader;
@@ -57,7 +59,7 @@ impl App {
                 ending,
             };
             let mut r = Reply::public(msg, caller.lang);
-            r.board = Some(Self::board_view(&l, &me));
+            r.board = Some(Self::board_view(&l, &me, Visibility::Public));
             Ok(r)
         })
     }
@@ -127,7 +129,7 @@ impl App {
             game_id,
             sfen: after.position().to_sfen(),
             last_move: Some(mv.to_string()),
-            flip: l.row.gote == reader.user_id && l.row.sente != reader.user_id,
+            flip: super::play::flipped(&l.row, &reader, Visibility::Public),
             piece_style: reader.settings.piece_style.clone(),
             theme: reader.settings.theme.clone(),
         });
@@ -237,7 +239,7 @@ impl App {
                 },
                 caller.lang,
             );
-            r.board = Some(Self::board_view(&l, &me));
+            r.board = Some(Self::board_view(&l, &me, Visibility::Public));
             r.notify = vec![l.row.opponent_of(caller.id)];
             r.announcements = vec![announcement];
             if !l.against_computer() {
@@ -377,7 +379,7 @@ impl App {
             }
             let viewer = Self::player(tx, by)?;
             let mut r = Reply::public(Msg::TakebackDone { game_id, plies }, caller.lang);
-            r.board = Some(Self::board_view(&l, &viewer));
+            r.board = Some(Self::board_view(&l, &viewer, Visibility::Public));
             r.notify = vec![by];
             Ok(r)
         })
@@ -432,7 +434,7 @@ impl App {
             store.read(|tx| -> AppResult<_> {
                 let l = Self::pick_game_any(tx, caller, game, place)?;
                 let me = Self::player(tx, caller.id)?;
-                let view = Self::board_view(&l, &me);
+                let view = Self::board_view(&l, &me, Visibility::Caller);
                 Ok((l, view))
             })?
         };

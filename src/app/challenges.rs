@@ -4,7 +4,8 @@ use super::caps::Kind;
 use super::message::{Msg, Refusal, Who};
 use super::stored::{handicap_from, handicap_name, rule_name, variant_name};
 use super::{
-    check_len, App, AppError, AppResult, ButtonAction, Caller, Place, Reply, CHALLENGE_TTL, DAY,
+    check_len, App, AppError, AppResult, ButtonAction, Caller, Place, Reply, Visibility,
+    CHALLENGE_TTL, DAY,
 };
 use crate::shogi::{Color, EnteringKingRule, Handicap, Position, Variant};
 use crate::store::{NewChallenge, NewGame};
@@ -240,7 +241,7 @@ impl App {
                 },
                 caller.lang,
             );
-            r.board = Some(Self::board_view(&l, &viewer));
+            r.board = Some(Self::board_view(&l, &viewer, Visibility::Public));
             r.notify = vec![c.data.challenger, caller.id];
             Ok(r)
         })

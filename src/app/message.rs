@@ -242,6 +242,8 @@ pub enum Msg {
         language: Option<String>,
         /// DMs on your turn.
         dms: bool,
+        /// Boards meant only for the player: `own` or `sente` at the bottom.
+        orientation: String,
     },
     /// Rating and record of a player.
     Stats {

@@ -2,7 +2,7 @@
 //! `/move` autocomplete.
 
 use super::message::{Msg, Refusal};
-use super::{check_len, App, AppResult, ButtonAction, Caller, Place, Reply, DAY};
+use super::{check_len, App, AppResult, ButtonAction, Caller, Place, Reply, Visibility, DAY};
 use crate::notation::{format_move, parse_move, InputContext};
 use crate::shogi::{declaration_check, EnteringKingRule, GameError, Move};
 
@@ -152,7 +152,7 @@ impl App {
             let mut r = Reply::public(msg, caller.lang);
             r.announcements = vec![announcement];
             let opponent = Self::player(tx, l.row.opponent_of(caller.id))?;
-            r.board = Some(Self::board_view(&l, &opponent));
+            r.board = Some(Self::board_view(&l, &opponent, Visibility::Public));
             r.notify = vec![opponent.user_id];
             if ending.is_some() {
                 if !l.against_computer() {
@@ -184,33 +184,39 @@ impl App {
             .to_lowercase();
         let store = self.store()?;
         let out = store.read(|tx| -> AppResult<_> {
-            let (pos, prev, style) = match Self::puzzle_for_move(tx, caller, game, place)? {
-                Some(puzzle) => puzzle,
-                None => {
-                    let l = match Self::pick_game(tx, caller, game, place) {
-                        Ok(l) => l,
-                        Err(_) => return Ok(Vec::new()),
-                    };
-                    if l.row.status != "active" || l.to_move() != caller.id {
-                        return Ok(Vec::new());
+            // In a puzzle every move must give check: checks are listed first.
+            let (pos, prev, style, checks_first) =
+                match Self::puzzle_for_move(tx, caller, game, place)? {
+                    Some((pos, prev, style)) => (pos, prev, style, true),
+                    None => {
+                        let l = match Self::pick_game(tx, caller, game, place) {
+                            Ok(l) => l,
+                            Err(_) => return Ok(Vec::new()),
+                        };
+                        if l.row.status != "active" || l.to_move() != caller.id {
+                            return Ok(Vec::new());
+                        }
+                        let style = tx
+                            .player(caller.id)?
+                            .map(|p| style_of(&p))
+                            .unwrap_or_default();
+                        (
+                            l.game.position().clone(),
+                            l.game.moves().last().copied(),
+                            style,
+                            false,
+                        )
                     }
-                    let style = tx
-                        .player(caller.id)?
-                        .map(|p| style_of(&p))
-                        .unwrap_or_default();
-                    (
-                        l.game.position().clone(),
-                        l.game.moves().last().copied(),
-                        style,
-                    )
-                }
-            };
+                };
             let pos = &pos;
-            let mut v: Vec<(String, String)> = pos
+            let mut v: Vec<(bool, String, String)> = pos
                 .legal_moves()
                 .iter()
-                .map(|&m| (format_move(pos, m, style, prev), m.to_string()))
-                .filter(|(shown, usi)| {
+                .map(|&m| {
+                    let check = checks_first && pos.gives_check(m);
+                    (!check, format_move(pos, m, style, prev), m.to_string())
+                })
+                .filter(|(_, shown, usi)| {
                     typed.is_empty()
                         || shown.to_lowercase().contains(&typed)
                         || usi.contains(&typed)
@@ -218,7 +224,7 @@ impl App {
                 .collect();
             v.sort();
             v.truncate(limit);
-            Ok(v)
+            Ok(v.into_iter().map(|(_, shown, usi)| (shown, usi)).collect())
         })?;
         Ok(out)
     }

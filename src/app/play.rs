@@ -8,10 +8,22 @@ use skillratings::Outcomes;
 
 use super::message::{ChallengeSummary, Ending, GameLine, Refusal, StartProblem, Who};
 use super::stored::rule_from;
-use super::{App, AppError, AppResult, BoardView, Caller, Place};
+use super::{App, AppError, AppResult, BoardView, Caller, Place, Visibility};
 use crate::notation::{Style, Termination};
 use crate::shogi::{Color, Game, GameError, Move, Outcome, Position};
 use crate::store::{GameRow, NewChallenge, PlayerRow, Reader, Tx};
+
+/// Whether a board of game `row` is drawn from Gote's side for `viewer`.
+/// Public posts always show Sente at the bottom, so that everyone following
+/// a thread sees every board the same way up; a board only `viewer` sees
+/// follows their `orientation` setting: `own` (the default) puts their own
+/// side at the bottom, `sente` keeps Sente there.
+pub(super) fn flipped(row: &GameRow, viewer: &PlayerRow, visibility: Visibility) -> bool {
+    visibility == Visibility::Caller
+        && viewer.settings.orientation != "sente"
+        && row.gote == viewer.user_id
+        && row.sente != viewer.user_id
+}
 
 pub(super) fn game_from_row(row: &GameRow, moves: &[String]) -> AppResult<Game> {
     let corrupt = |what: String| AppError::Internal(format!("game {}: {what}", row.id));
@@ -213,12 +225,14 @@ impl App {
         })
     }
 
-    pub(super) fn board_view(l: &Loaded, viewer: &PlayerRow) -> BoardView {
+    /// The current board of `l` in `viewer`'s piece style and theme, the way
+    /// up [`flipped`] says for a post of `visibility`.
+    pub(super) fn board_view(l: &Loaded, viewer: &PlayerRow, visibility: Visibility) -> BoardView {
         BoardView {
             game_id: l.row.id,
             sfen: l.game.position().to_sfen(),
             last_move: l.game.moves().last().map(ToString::to_string),
-            flip: l.row.gote == viewer.user_id && l.row.sente != viewer.user_id,
+            flip: flipped(&l.row, viewer, visibility),
             piece_style: viewer.settings.piece_style.clone(),
             theme: viewer.settings.theme.clone(),
         }

@@ -41,6 +41,12 @@ impl App {
             if let Some(d) = change.dms {
                 s.dms = d;
             }
+            if let Some(o) = &change.orientation {
+                if !["own", "sente"].contains(&o.as_str()) {
+                    return Err(Refusal::BadArgument(format!("orientation {o}")).into());
+                }
+                s.orientation.clone_from(o);
+            }
             tx.save_settings(caller.id, &s)?;
             let lang = match s.language.as_deref() {
                 Some("de") => crate::lang::Lang::De,
@@ -146,6 +152,8 @@ pub struct SettingsChange {
     pub language: Option<String>,
     /// DMs on your turn.
     pub dms: Option<bool>,
+    /// `own`, `sente`: which way up boards meant only for you are drawn.
+    pub orientation: Option<String>,
 }
 
 pub(super) fn settings_msg(s: &Settings) -> Msg {
@@ -155,5 +163,6 @@ pub(super) fn settings_msg(s: &Settings) -> Msg {
         theme: s.theme.clone(),
         language: s.language.clone(),
         dms: s.dms,
+        orientation: s.orientation.clone(),
     }
 }

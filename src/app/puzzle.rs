@@ -63,7 +63,7 @@ fn board_of(
         game_id: 0,
         sfen: pos.to_sfen(),
         last_move: last.map(|m| m.to_string()),
-        flip: attacker == crate::shogi::Color::Gote,
+        flip: attacker == crate::shogi::Color::Gote && settings.orientation != "sente",
         piece_style: settings.piece_style.clone(),
         theme: settings.theme.clone(),
     }

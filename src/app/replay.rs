@@ -3,7 +3,7 @@
 //! ply, so they keep working after a restart and need no stored state.
 
 use super::message::Msg;
-use super::{App, AppResult, BoardView, ButtonAction, Caller, Place, Reply};
+use super::{App, AppResult, BoardView, ButtonAction, Caller, Place, Reply, Visibility};
 use crate::notation::{format_move, Style};
 
 impl App {
@@ -49,7 +49,7 @@ impl App {
                 game_id: l.row.id,
                 sfen: pos.to_sfen(),
                 last_move: ply.checked_sub(1).map(|i| moves[i].to_string()),
-                flip: l.row.gote == me.user_id && l.row.sente != me.user_id,
+                flip: super::play::flipped(&l.row, &me, Visibility::Caller),
                 piece_style: me.settings.piece_style.clone(),
                 theme: me.settings.theme.clone(),
             });

@@ -444,7 +444,14 @@ impl Console {
                 self.app.export(caller, game, format, place)
             }
             "settings" => {
-                kv.only(&["notation", "style", "theme", "language", "dms"])?;
+                kv.only(&[
+                    "notation",
+                    "style",
+                    "theme",
+                    "language",
+                    "dms",
+                    "orientation",
+                ])?;
                 kv.no_positional()?;
                 let change = SettingsChange {
                     notation: kv.get("notation").map(str::to_string),
@@ -458,6 +465,7 @@ impl Console {
                         ),
                         None => None,
                     },
+                    orientation: kv.get("orientation").map(str::to_string),
                 };
                 self.app.settings(caller, &change)
             }
@@ -550,7 +558,8 @@ impl Console {
     }
 
     fn print_reply(&mut self, to: &str, reply: &Reply) -> String {
-        let text = reply.msg.localize(reply.lang);
+        // Messages write times as Discord timestamps; the console reads UTC.
+        let text = crate::i18n::plain_times(&reply.msg.localize(reply.lang));
         let (image, file) = self.save_outputs(reply);
         let notify: Vec<String> = reply.notify.iter().map(|&id| self.name_of(id)).collect();
         let buttons: Vec<&str> = reply.buttons.iter().map(|b| b.id.as_str()).collect();
@@ -596,7 +605,7 @@ impl Console {
     }
 
     fn print_refusal(&self, to: &str, lang: Lang, r: &Refusal) -> String {
-        let text = r.localize(lang);
+        let text = crate::i18n::plain_times(&r.localize(lang));
         if self.args.json {
             serde_json::json!({"ok": false, "to": to, "visibility": "caller", "text": text})
                 .to_string()

@@ -33,6 +33,14 @@ fn choices(mut opt: CreateCommandOption, list: &[(&str, Pair)]) -> CreateCommand
     opt
 }
 
+/// A `/settings` option whose choices are the values `i18n` names.
+fn setting(name: Pair, description: Pair) -> CreateCommandOption {
+    choices(
+        option(CommandOptionType::String, name, description),
+        crate::i18n::setting_choices(name.0),
+    )
+}
+
 /// The optional `game` option (its own autocomplete lists the caller's games).
 fn game_option() -> CreateCommandOption {
     option(
@@ -350,56 +358,25 @@ pub fn all() -> Vec<CreateCommand> {
             "Deine Notation, Brettstil, Sprache und DMs",
         ),
     )
-    .add_option(choices(
-        option(
-            CommandOptionType::String,
-            ("notation", "notation"),
-            ("How moves are written", "Wie Züge geschrieben werden"),
-        ),
-        &[
-            ("western", ("Western (P-7f)", "Westlich (P-7f)")),
-            (
-                "western-numeric",
-                ("Western numeric (P-76)", "Westlich numerisch (P-76)"),
-            ),
-            ("japanese", ("Japanese (７六歩)", "Japanisch (７六歩)")),
-            ("usi", ("USI (7g7f)", "USI (7g7f)")),
-        ],
+    .add_option(setting(
+        ("notation", "notation"),
+        ("How moves are written", "Wie Züge geschrieben werden"),
     ))
-    .add_option(choices(
-        option(
-            CommandOptionType::String,
-            ("style", "stil"),
-            ("Piece style", "Figurenstil"),
-        ),
-        &[
-            ("kanji", ("One kanji", "Ein Kanji")),
-            ("kanji2", ("Two kanji", "Zwei Kanji")),
-            (
-                "international",
-                ("International symbols", "Internationale Symbole"),
-            ),
-        ],
+    .add_option(setting(("style", "stil"), ("Piece style", "Figurenstil")))
+    .add_option(setting(
+        ("theme", "thema"),
+        ("Board colours", "Brettfarben"),
     ))
-    .add_option(choices(
-        option(
-            CommandOptionType::String,
-            ("theme", "thema"),
-            ("Board colours", "Brettfarben"),
+    .add_option(setting(
+        ("orientation", "ausrichtung"),
+        (
+            "Which side is at the bottom of boards only you see",
+            "Welche Seite unten ist auf Brettern nur für dich",
         ),
-        &[("light", ("Light", "Hell")), ("dark", ("Dark", "Dunkel"))],
     ))
-    .add_option(choices(
-        option(
-            CommandOptionType::String,
-            ("language", "sprache"),
-            ("Language of the bot's answers", "Sprache der Antworten"),
-        ),
-        &[
-            ("auto", ("My Discord language", "Meine Discord-Sprache")),
-            ("en", ("English", "Englisch")),
-            ("de", ("German", "Deutsch")),
-        ],
+    .add_option(setting(
+        ("language", "sprache"),
+        ("Language of the bot's answers", "Sprache der Antworten"),
     ))
     .add_option(option(
         CommandOptionType::Boolean,

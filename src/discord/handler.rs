@@ -219,6 +219,7 @@ fn run_command(
                 theme: o.str("theme").map(str::to_string),
                 language: o.str("language").map(str::to_string),
                 dms: o.bool("dms"),
+                orientation: o.str("orientation").map(str::to_string),
             };
             app.settings(caller, &change)
         }

@@ -28,6 +28,74 @@ pub fn utc(t: i64) -> String {
     )
 }
 
+/// A moment in Discord's timestamp markup, `<t:UNIX:f>`: Discord shows it in
+/// each reader's own time zone and language. Readers outside Discord get
+/// [`plain_times`].
+fn at(t: i64) -> String {
+    format!("<t:{t}:f>")
+}
+
+/// A moment with the time until it beside it, `<t:UNIX:f> (<t:UNIX:R>)`:
+/// Discord shows "4 December 2026 09:24 (in 2 days)".
+fn at_rel(t: i64) -> String {
+    format!("<t:{t}:f> (<t:{t}:R>)")
+}
+
+/// Text for a reader outside Discord (the console): every timestamp
+/// `<t:UNIX:STYLE>` becomes [`utc`] text, and a relative one written in
+/// parentheses beside another (` (<t:UNIX:R>)`, from [`at_rel`]) is left out,
+/// since the absolute time already says it. Anything else is kept as it is.
+#[must_use]
+pub fn plain_times(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("<t:") {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        match parse_timestamp(rest) {
+            Some((t, style, len)) => {
+                let after = &rest[len..];
+                if style == 'R' && out.ends_with(" (") && after.starts_with(')') {
+                    out.truncate(out.len() - 2);
+                    rest = &after[1..];
+                } else {
+                    out.push_str(&utc(t));
+                    rest = after;
+                }
+            }
+            None => {
+                out.push('<');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `<t:UNIX>` or `<t:UNIX:S>` at the start of `s` (S one of Discord's
+/// styles): the time, the style (`f` when none is given) and the length.
+fn parse_timestamp(s: &str) -> Option<(i64, char, usize)> {
+    let body = s.strip_prefix("<t:")?;
+    let end = body.find('>')?;
+    let inner = &body[..end];
+    let (num, style) = match inner.split_once(':') {
+        Some((n, st)) => {
+            let mut chars = st.chars();
+            let c = chars.next()?;
+            if chars.next().is_some() || !"tTdDfFR".contains(c) {
+                return None;
+            }
+            (n, c)
+        }
+        None => (inner, 'f'),
+    };
+    if num.is_empty() || num.len() > 12 || !num.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((num.parse().ok()?, style, 3 + end + 1))
+}
+
 /// The UTC date (`YYYY-MM-DD`) of a day number (days since 1970-01-01).
 fn date_of_day(day: i64) -> String {
     utc(day.saturating_mul(86_400))
@@ -45,6 +113,105 @@ fn duration(secs: i64, lang: Lang) -> String {
         (Lang::En, _) => format!("{d} d {h} h"),
         (Lang::De, 0) => format!("{h} Std."),
         (Lang::De, _) => format!("{d} T. {h} Std."),
+    }
+}
+
+/// An English and a German name.
+type Names = (&'static str, &'static str);
+
+/// The values of the `/settings` options with their names in English and
+/// German: the Discord command offers them as choices and the `/settings`
+/// answer names them the same way.
+const SETTING_VALUES: &[(&str, &[(&str, Names)])] = &[
+    (
+        "notation",
+        &[
+            ("western", ("Western (P-7f)", "Westlich (P-7f)")),
+            (
+                "western-numeric",
+                ("Western numeric (P-76)", "Westlich numerisch (P-76)"),
+            ),
+            ("japanese", ("Japanese (７六歩)", "Japanisch (７六歩)")),
+            ("usi", ("USI (7g7f)", "USI (7g7f)")),
+        ],
+    ),
+    (
+        "style",
+        &[
+            ("kanji", ("One kanji", "Ein Kanji")),
+            ("kanji2", ("Two kanji", "Zwei Kanji")),
+            (
+                "international",
+                ("International symbols", "Internationale Symbole"),
+            ),
+        ],
+    ),
+    (
+        "theme",
+        &[("light", ("Light", "Hell")), ("dark", ("Dark", "Dunkel"))],
+    ),
+    (
+        "orientation",
+        &[
+            ("own", ("My side at the bottom", "Meine Seite unten")),
+            ("sente", ("Sente at the bottom", "Sente unten")),
+        ],
+    ),
+    (
+        "language",
+        &[
+            ("auto", ("My Discord language", "Meine Discord-Sprache")),
+            ("en", ("English", "Englisch")),
+            ("de", ("German", "Deutsch")),
+        ],
+    ),
+];
+
+/// The values of the `/settings` option `option` (`notation`, `style`,
+/// `theme`, `orientation`, `language`) and their English and German names.
+#[must_use]
+pub fn setting_choices(option: &str) -> &'static [(&'static str, Names)] {
+    SETTING_VALUES
+        .iter()
+        .find(|(o, _)| *o == option)
+        .map_or(&[], |(_, values)| values)
+}
+
+/// The name of a `/settings` value in `lang` (the value itself if unknown).
+fn setting_value(option: &str, value: &str, lang: Lang) -> String {
+    setting_choices(option)
+        .iter()
+        .find(|(v, _)| *v == value)
+        .map_or_else(
+            || value.to_string(),
+            |(_, (en, de))| match lang {
+                Lang::En => (*en).to_string(),
+                Lang::De => (*de).to_string(),
+            },
+        )
+}
+
+/// `n` and its noun, singular for exactly one (English and German alike:
+/// "1 day", "0 days", "2 Tage").
+fn n_of(n: impl Into<i64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Wins, losses and draws, each with its noun.
+fn record(wins: i64, losses: i64, draws: i64, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!(
+            "{}, {}, {}",
+            n_of(wins, "win", "wins"),
+            n_of(losses, "loss", "losses"),
+            n_of(draws, "draw", "draws")
+        ),
+        Lang::De => format!(
+            "{}, {}, {draws} Remis",
+            n_of(wins, "Sieg", "Siege"),
+            n_of(losses, "Niederlage", "Niederlagen")
+        ),
     }
 }
 
@@ -85,13 +252,13 @@ fn summary(s: &ChallengeSummary, lang: Lang) -> String {
     };
     match lang {
         Lang::En => format!(
-            "{variant}{handicap}, {} days per move, {}, {rule}, {color}",
-            s.days,
+            "{variant}{handicap}, {} per move, {}, {rule}, {color}",
+            n_of(s.days, "day", "days"),
             if s.rated { "rated" } else { "friendly" }
         ),
         Lang::De => format!(
-            "{variant}{handicap}, {} Tage pro Zug, {}, {rule}, {color}",
-            s.days,
+            "{variant}{handicap}, {} pro Zug, {}, {rule}, {color}",
+            n_of(s.days, "Tag", "Tage"),
             if s.rated {
                 "gewertet"
             } else {
@@ -161,8 +328,8 @@ fn ending(e: &Ending, lang: Lang) -> String {
 
 fn game_line(g: &GameLine, lang: Lang) -> String {
     let deadline = g.deadline.map_or(String::new(), |d| match lang {
-        Lang::En => format!(", deadline {}", utc(d)),
-        Lang::De => format!(", Frist {}", utc(d)),
+        Lang::En => format!(", deadline {}", at(d)),
+        Lang::De => format!(", Frist {}", at(d)),
     });
     match lang {
         Lang::En => format!(
@@ -221,7 +388,7 @@ impl Localize for Msg {
                 name(gote),
                 summary(options, lang),
                 name(to_move),
-                deadline.map_or(String::new(), |d| format!(" by {}", utc(d)))
+                deadline.map_or(String::new(), |d| format!(" by {}", at_rel(d)))
             ),
             (Msg::GameStarted { game_id, sente, gote, to_move, deadline, options }, Lang::De) => format!(
                 "Partie #{game_id} beginnt: ☗ {} (Sente) gegen ☖ {} (Gote); {}. {} ist am Zug{}.",
@@ -229,7 +396,7 @@ impl Localize for Msg {
                 name(gote),
                 summary(options, lang),
                 name(to_move),
-                deadline.map_or(String::new(), |d| format!(" bis {}", utc(d)))
+                deadline.map_or(String::new(), |d| format!(" bis {}", at_rel(d)))
             ),
             (Msg::MovePlayed { game_id, mover, text, captured, promoted, check, repetitions, next, deadline, ending: end }, _) => {
                 let mut s = match lang {
@@ -267,8 +434,8 @@ impl Localize for Msg {
                         s.push_str(&ending(e, lang));
                     }
                     (None, Some(n)) => s.push_str(&match lang {
-                        Lang::En => format!(" {} to move{}.", name(n), deadline.map_or(String::new(), |d| format!(" by {}", utc(d)))),
-                        Lang::De => format!(" {} ist am Zug{}.", name(n), deadline.map_or(String::new(), |d| format!(" bis {}", utc(d)))),
+                        Lang::En => format!(" {} to move{}.", name(n), deadline.map_or(String::new(), |d| format!(" by {}", at_rel(d)))),
+                        Lang::De => format!(" {} ist am Zug{}.", name(n), deadline.map_or(String::new(), |d| format!(" bis {}", at_rel(d)))),
                     }),
                     (None, None) => {}
                 }
@@ -293,8 +460,8 @@ impl Localize for Msg {
                 };
                 if let Some(t) = to_move {
                     s.push_str(&match lang {
-                        Lang::En => format!(" {} to move{}.", name(t), deadline.map_or(String::new(), |d| format!(" by {}", utc(d)))),
-                        Lang::De => format!(" {} ist am Zug{}.", name(t), deadline.map_or(String::new(), |d| format!(" bis {}", utc(d)))),
+                        Lang::En => format!(" {} to move{}.", name(t), deadline.map_or(String::new(), |d| format!(" by {}", at_rel(d)))),
+                        Lang::De => format!(" {} ist am Zug{}.", name(t), deadline.map_or(String::new(), |d| format!(" bis {}", at_rel(d)))),
                     });
                 }
                 if let Some(e) = e {
@@ -316,8 +483,8 @@ impl Localize for Msg {
             }
             (Msg::TakebackOffered { game_id, by }, Lang::En) => format!("{} asks to take back their last move in game #{game_id}.", name(by)),
             (Msg::TakebackOffered { game_id, by }, Lang::De) => format!("{} bittet, den letzten eigenen Zug in Partie #{game_id} zurückzunehmen.", name(by)),
-            (Msg::TakebackDone { game_id, plies }, Lang::En) => format!("Takeback accepted in game #{game_id}: {plies} ply/plies undone."),
-            (Msg::TakebackDone { game_id, plies }, Lang::De) => format!("Zurücknahme in Partie #{game_id} angenommen: {plies} Halbzug/Halbzüge zurückgenommen."),
+            (Msg::TakebackDone { game_id, plies }, Lang::En) => format!("Takeback accepted in game #{game_id}: {} undone.", n_of(*plies as i64, "ply", "plies")),
+            (Msg::TakebackDone { game_id, plies }, Lang::De) => format!("Zurücknahme in Partie #{game_id} angenommen: {} zurückgenommen.", n_of(*plies as i64, "Halbzug", "Halbzüge")),
             (Msg::TakebackDeclined { game_id }, Lang::En) => format!("The takeback in game #{game_id} was declined."),
             (Msg::TakebackDeclined { game_id }, Lang::De) => format!("Die Zurücknahme in Partie #{game_id} wurde abgelehnt."),
             (Msg::CountOffered { game_id, by }, Lang::En) => format!("{} proposes to count points in game #{game_id} (24-point rule).", name(by)),
@@ -344,27 +511,29 @@ impl Localize for Msg {
                 let side = if *mover == crate::shogi::Color::Sente { "☗" } else { "☖" };
                 format!("Partie #{game_id}, Halbzug {ply} von {total}: {side}{mv}")
             }
-            (Msg::Replay { game_id, total, mv: None, .. }, Lang::En) => format!("Game #{game_id}: the start position ({total} plies follow)."),
-            (Msg::Replay { game_id, total, mv: None, .. }, Lang::De) => format!("Partie #{game_id}: die Anfangsstellung ({total} Halbzüge folgen)."),
+            (Msg::Replay { game_id, total, mv: None, .. }, Lang::En) => format!("Game #{game_id}: the start position ({} {}).", n_of(*total as i64, "ply", "plies"), if *total == 1 { "follows" } else { "follow" }),
+            (Msg::Replay { game_id, total, mv: None, .. }, Lang::De) => format!("Partie #{game_id}: die Anfangsstellung ({} {}).", n_of(*total as i64, "Halbzug", "Halbzüge"), if *total == 1 { "folgt" } else { "folgen" }),
             (Msg::Exported { game_id, format }, Lang::En) => format!("Game #{game_id} as {format} is attached."),
             (Msg::Exported { game_id, format }, Lang::De) => format!("Partie #{game_id} als {format} ist angehängt."),
-            (Msg::Settings { notation, piece_style, theme, language, dms }, Lang::En) => format!(
-                "Your settings: notation {notation}, pieces {piece_style}, theme {theme}, language {}, DMs on your turn: {}.",
-                language.as_deref().unwrap_or("from your Discord client"),
-                yes_no(*dms, lang)
-            ),
-            (Msg::Settings { notation, piece_style, theme, language, dms }, Lang::De) => format!(
-                "Deine Einstellungen: Notation {notation}, Steine {piece_style}, Farbschema {theme}, Sprache {}, DMs wenn du am Zug bist: {}.",
-                language.as_deref().unwrap_or("wie dein Discord-Client"),
-                yes_no(*dms, lang)
-            ),
+            (Msg::Settings { notation, piece_style, theme, language, dms, orientation }, _) => {
+                let v = |option, value: &str| setting_value(option, value, lang);
+                let (notation, pieces, theme) = (v("notation", notation), v("style", piece_style), v("theme", theme));
+                let (orientation, language) = (v("orientation", orientation), v("language", language.as_deref().unwrap_or("auto")));
+                let dms = yes_no(*dms, lang);
+                match lang {
+                    Lang::En => format!("Your settings: notation: {notation}; pieces: {pieces}; theme: {theme}; boards only you see: {orientation} (public boards: Sente at the bottom); language: {language}; DMs on your turn: {dms}."),
+                    Lang::De => format!("Deine Einstellungen: Notation: {notation}; Steine: {pieces}; Farbschema: {theme}; Bretter nur für dich: {orientation} (öffentliche Bretter: Sente unten); Sprache: {language}; DMs wenn du am Zug bist: {dms}."),
+                }
+            }
             (Msg::Stats { who, rating, rated_games, wins, losses, draws, computer, ladder }, Lang::En) => {
                 let mut s = format!(
-                    "{}: rating {rating:.0} ({rated_games} rated games); {wins} wins, {losses} losses, {draws} draws.",
-                    name(who)
+                    "{}: rating {rating:.0} ({}); {}.",
+                    name(who),
+                    n_of(*rated_games, "rated game", "rated games"),
+                    record(*wins, *losses, *draws, lang)
                 );
                 for (level, w, l, d) in computer {
-                    s.push_str(&format!(" Against komadai {level}: {w} wins, {l} losses, {d} draws."));
+                    s.push_str(&format!(" Against komadai {level}: {}.", record(*w, *l, *d, lang)));
                 }
                 if *ladder > 0 {
                     s.push_str(&format!(" Handicap ladder: {}.", ladder_rank(*ladder, lang)));
@@ -373,11 +542,13 @@ impl Localize for Msg {
             }
             (Msg::Stats { who, rating, rated_games, wins, losses, draws, computer, ladder }, Lang::De) => {
                 let mut s = format!(
-                    "{}: Wertung {rating:.0} ({rated_games} gewertete Partien); {wins} Siege, {losses} Niederlagen, {draws} Remis.",
-                    name(who)
+                    "{}: Wertung {rating:.0} ({}); {}.",
+                    name(who),
+                    n_of(*rated_games, "gewertete Partie", "gewertete Partien"),
+                    record(*wins, *losses, *draws, lang)
                 );
                 for (level, w, l, d) in computer {
-                    s.push_str(&format!(" Gegen komadai {level}: {w} Siege, {l} Niederlagen, {d} Remis."));
+                    s.push_str(&format!(" Gegen komadai {level}: {}.", record(*w, *l, *d, lang)));
                 }
                 if *ladder > 0 {
                     s.push_str(&format!(" Vorgabeleiter: {}.", ladder_rank(*ladder, lang)));
@@ -436,30 +607,32 @@ impl Localize for Msg {
                 "Reminder: {}, it is your move in game #{game_id}; {} left (deadline {}).",
                 name(player),
                 duration(*left, lang),
-                utc(*deadline)
+                at(*deadline)
             ),
             (Msg::Reminder { game_id, player, deadline, left }, Lang::De) => format!(
                 "Erinnerung: {}, du bist in Partie #{game_id} am Zug; noch {} (Frist {}).",
                 name(player),
                 duration(*left, lang),
-                utc(*deadline)
+                at(*deadline)
             ),
             (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
             (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
             (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::En) => format!(
-                "{}Puzzle {puzzle_id}: mate in {plies} plies, {} to move. Every move must give check; answer with /move.",
+                "{}Puzzle {puzzle_id}: mate in {}, {} to move. Every move must give check; answer with /move.",
                 if *daily { "Daily puzzle. " } else { "" },
+                n_of(i64::from(*plies), "ply", "plies"),
                 if *attacker == crate::shogi::Color::Sente { "Sente (☗)" } else { "Gote (☖)" }
             ),
             (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::De) => format!(
-                "{}Problem {puzzle_id}: Matt in {plies} Halbzügen, {} am Zug. Jeder Zug muss Schach bieten; antworte mit /zug.",
+                "{}Problem {puzzle_id}: Matt in {}, {} am Zug. Jeder Zug muss Schach bieten; antworte mit /zug.",
                 if *daily { "Tagesproblem. " } else { "" },
+                n_of(i64::from(*plies), "Halbzug", "Halbzügen"),
                 if *attacker == crate::shogi::Color::Sente { "Sente (☗)" } else { "Gote (☖)" }
             ),
-            (Msg::PuzzleProgress { played, defence, plies_left }, Lang::En) => format!("{played} is right. I answer {defence}. Mate in {plies_left} more plies."),
-            (Msg::PuzzleProgress { played, defence, plies_left }, Lang::De) => format!("{played} ist richtig. Ich antworte {defence}. Matt in {plies_left} weiteren Halbzügen."),
+            (Msg::PuzzleProgress { played, defence, plies_left }, Lang::En) => format!("{played} is right. I answer {defence}. Mate in {} more {}.", plies_left, if *plies_left == 1 { "ply" } else { "plies" }),
+            (Msg::PuzzleProgress { played, defence, plies_left }, Lang::De) => format!("{played} ist richtig. Ich antworte {defence}. Matt in {}.", if *plies_left == 1 { "1 weiteren Halbzug".to_string() } else { format!("{plies_left} weiteren Halbzügen") }),
             (Msg::PuzzleSolved { puzzle_id, attempts }, Lang::En) => match attempts {
-                Some(n) => format!("Checkmate! Puzzle {puzzle_id} solved in {n} attempt(s)."),
+                Some(n) => format!("Checkmate! Puzzle {puzzle_id} solved in {}.", n_of(*n, "attempt", "attempts")),
                 None => format!("Checkmate! Puzzle {puzzle_id} solved."),
             },
             (Msg::PuzzleSolved { puzzle_id, attempts }, Lang::De) => match attempts {
@@ -479,15 +652,15 @@ impl Localize for Msg {
             (Msg::PuzzleDailyList { day, rows }, Lang::En) => format!(
                 "Solved the puzzle of {}: {}",
                 date_of_day(*day),
-                rows.iter().enumerate().map(|(i, (w, n))| format!("{}. {} ({n} attempt(s))", i + 1, name(w))).collect::<Vec<_>>().join(", ")
+                rows.iter().enumerate().map(|(i, (w, n))| format!("{}. {} ({})", i + 1, name(w), n_of(*n, "attempt", "attempts"))).collect::<Vec<_>>().join(", ")
             ),
             (Msg::PuzzleDailyList { day, rows }, Lang::De) => format!(
                 "Das Problem vom {} gelöst haben: {}",
                 date_of_day(*day),
-                rows.iter().enumerate().map(|(i, (w, n))| format!("{}. {} ({n} Versuch(e))", i + 1, name(w))).collect::<Vec<_>>().join(", ")
+                rows.iter().enumerate().map(|(i, (w, n))| format!("{}. {} ({})", i + 1, name(w), n_of(*n, "Versuch", "Versuche"))).collect::<Vec<_>>().join(", ")
             ),
-            (Msg::PuzzleStreak { days }, Lang::En) => format!("Your streak: {days} day(s) in a row."),
-            (Msg::PuzzleStreak { days }, Lang::De) => format!("Deine Serie: {days} Tag(e) in Folge."),
+            (Msg::PuzzleStreak { days }, Lang::En) => format!("Your streak: {} in a row.", n_of(*days, "day", "days")),
+            (Msg::PuzzleStreak { days }, Lang::De) => format!("Deine Serie: {} in Folge.", n_of(*days, "Tag", "Tage")),
         }
     }
 }
@@ -718,6 +891,142 @@ pub fn button_label(a: ButtonAction, lang: Lang) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_number_agrees_with_its_noun() {
+        let cases: Vec<(Msg, [&str; 2])> = vec![
+            (Msg::TakebackDone { game_id: 1, plies: 1 }, ["1 ply undone", "1 Halbzug zurückgenommen"]),
+            (Msg::TakebackDone { game_id: 1, plies: 2 }, ["2 plies undone", "2 Halbzüge zurückgenommen"]),
+            (Msg::PuzzleStreak { days: 1 }, ["1 day in a row", "1 Tag in Folge"]),
+            (Msg::PuzzleStreak { days: 0 }, ["0 days in a row", "0 Tage in Folge"]),
+            (
+                Msg::PuzzleProgress { played: "G*5b".into(), defence: "Kx5b".into(), plies_left: 1 },
+                ["Mate in 1 more ply.", "Matt in 1 weiteren Halbzug."],
+            ),
+            (
+                Msg::PuzzleProgress { played: "G*5b".into(), defence: "Kx5b".into(), plies_left: 3 },
+                ["Mate in 3 more plies.", "Matt in 3 weiteren Halbzügen."],
+            ),
+            (Msg::PuzzleSolved { puzzle_id: "p".into(), attempts: Some(1) }, ["solved in 1 attempt.", "im 1. Versuch"]),
+            (
+                Msg::Stats {
+                    who: Who { id: 1, name: "Ann".into() },
+                    rating: 1500.0,
+                    rated_games: 1,
+                    wins: 1,
+                    losses: 1,
+                    draws: 1,
+                    computer: vec![("Easy".into(), 0, 2, 0)],
+                    ladder: 0,
+                },
+                [
+                    "(1 rated game); 1 win, 1 loss, 1 draw. Against komadai Easy: 0 wins, 2 losses, 0 draws.",
+                    "(1 gewertete Partie); 1 Sieg, 1 Niederlage, 1 Remis. Gegen komadai Easy: 0 Siege, 2 Niederlagen, 0 Remis.",
+                ],
+            ),
+        ];
+        for (msg, [en, de]) in cases {
+            assert!(
+                msg.localize(Lang::En).contains(en),
+                "{}",
+                msg.localize(Lang::En)
+            );
+            assert!(
+                msg.localize(Lang::De).contains(de),
+                "{}",
+                msg.localize(Lang::De)
+            );
+        }
+    }
+
+    #[test]
+    fn settings_values_are_named_in_the_readers_language() {
+        let m = Msg::Settings {
+            notation: "japanese".into(),
+            piece_style: "kanji2".into(),
+            theme: "dark".into(),
+            language: None,
+            dms: true,
+            orientation: "sente".into(),
+        };
+        let de = m.localize(Lang::De);
+        for part in [
+            "Japanisch (７六歩)",
+            "Zwei Kanji",
+            "Dunkel",
+            "Sente unten",
+            "Meine Discord-Sprache",
+            ": ja.",
+        ] {
+            assert!(de.contains(part), "{part}: {de}");
+        }
+        let en = m.localize(Lang::En);
+        for part in [
+            "Japanese (７六歩)",
+            "Two kanji",
+            "Dark",
+            "Sente at the bottom",
+            "My Discord language",
+            ": yes.",
+        ] {
+            assert!(en.contains(part), "{part}: {en}");
+        }
+        // Every option the Discord command offers has both names.
+        for option in ["notation", "style", "theme", "orientation", "language"] {
+            assert!(!setting_choices(option).is_empty(), "{option}");
+        }
+    }
+
+    #[test]
+    fn timestamps_are_discord_markup_and_plain_utc_outside_discord() {
+        let t = 1_798_545_600;
+        assert_eq!(at(t), "<t:1798545600:f>");
+        assert_eq!(at_rel(t), "<t:1798545600:f> (<t:1798545600:R>)");
+        assert_eq!(
+            plain_times(&format!("Bob to move by {}.", at_rel(t))),
+            "Bob to move by 2026-12-29 12:00 UTC."
+        );
+        assert_eq!(
+            plain_times(&format!("(deadline {})", at(t))),
+            "(deadline 2026-12-29 12:00 UTC)"
+        );
+        assert_eq!(
+            plain_times("<t:0:R> and <t:0>"),
+            "1970-01-01 00:00 UTC and 1970-01-01 00:00 UTC"
+        );
+        // Not timestamps: kept as written.
+        for s in [
+            "<t:>",
+            "<t:12x:f>",
+            "<t:1:q>",
+            "<t:1:ff>",
+            "a <t:1",
+            "<<t:",
+            "x < t:1>",
+            "<t:-5:f>",
+        ] {
+            assert_eq!(plain_times(s), s);
+        }
+        assert_eq!(plain_times("<<t:0:f>"), "<1970-01-01 00:00 UTC");
+        // Every deadline a message writes reads as UTC on the console.
+        let m = Msg::Reminder {
+            game_id: 3,
+            player: Who {
+                id: 1,
+                name: "Ann".into(),
+            },
+            deadline: t,
+            left: 90_000,
+        };
+        for lang in [Lang::En, Lang::De] {
+            let text = m.localize(lang);
+            assert!(text.contains("<t:1798545600:f>"), "{text}");
+            assert!(
+                plain_times(&text).contains("2026-12-29 12:00 UTC"),
+                "{text}"
+            );
+        }
+    }
 
     #[test]
     fn utc_dates() {

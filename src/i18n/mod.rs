@@ -8,7 +8,7 @@
 mod app;
 mod learn;
 
-pub use app::{button_label, handicap_label, ladder_rank, utc};
+pub use app::{button_label, handicap_label, ladder_rank, plain_times, setting_choices, utc};
 pub use learn::lesson_text;
 
 use crate::notation::{MoveInputError, ParseMoveError, RecordError, RecordFormat};
@@ -201,6 +201,12 @@ impl Localize for ParseMoveError {
             }
             (ParseMoveError::TooLong { max, .. }, Lang::De) => {
                 format!("das ist zu lang für einen Zug (höchstens {max} Zeichen)")
+            }
+            (ParseMoveError::NotAMove, Lang::En) => {
+                format!("that is not a move; write moves like {examples}")
+            }
+            (ParseMoveError::NotAMove, Lang::De) => {
+                format!("das ist kein Zug; schreib Züge wie {examples}")
             }
             (ParseMoveError::UnexpectedChar { ch }, Lang::En) => {
                 format!("I cannot read {ch:?} in a move; write moves like {examples}")

@@ -25,6 +25,10 @@ pub enum ParseMoveError {
         /// The limit.
         max: usize,
     },
+    /// Words, not a move: three letters in a row, which no notation writes
+    /// (CSA's piece names have two letters, Western's one).
+    #[error("words, not a move")]
+    NotAMove,
     /// A character that has no meaning in any move notation.
     #[error("unexpected character {ch:?}")]
     UnexpectedChar {
@@ -112,6 +116,15 @@ fn scan(text: &str) -> Result<Parsed, ParseMoveError> {
     let cs: Vec<char> = text.chars().filter_map(normalize_char).collect();
     if cs.is_empty() {
         return Err(ParseMoveError::Empty);
+    }
+    if text.split_whitespace().any(|word| {
+        let mut run = 0;
+        word.chars().filter_map(normalize_char).any(|c| {
+            run = if c.is_ascii_alphabetic() { run + 1 } else { 0 };
+            run >= 3
+        })
+    }) {
+        return Err(ParseMoveError::NotAMove);
     }
     let mut p = Parsed::default();
     let mut i = 0;
@@ -506,6 +519,18 @@ fn explain(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_are_not_moves_but_two_letter_notations_still_are() {
+        for text in ["hello world", "ｈｅｌｌｏ", "resign", "pawn 7f", "7g7fxyz"] {
+            assert_eq!(scan(text).err(), Some(ParseMoveError::NotAMove), "{text}");
+        }
+        for text in [
+            "7776FU", "+7776fu", "Px7d", "+Bx4d", "P-7f", "Hx5e", "S*4e", "7g7f+", "g 5b", "P 7 f",
+        ] {
+            assert_ne!(scan(text).err(), Some(ParseMoveError::NotAMove), "{text}");
+        }
+    }
 
     fn pm(sfen: &str, text: &str, prev: Option<&str>) -> Result<Move, MoveInputError> {
         let pos = Position::from_sfen(sfen).unwrap();

@@ -90,6 +90,7 @@ pub fn migrations() -> Migrations<'static> {
             players_still_referenced,
         ),
         M::up(include_str!("../../migrations/0006_ladder_threads.sql")),
+        M::up(include_str!("../../migrations/0007_orientation.sql")),
     ])
 }
 
@@ -114,7 +115,7 @@ fn players_still_referenced(tx: &Transaction<'_>) -> rusqlite_migration::HookRes
 /// Number of migrations (the schema version after opening).
 #[must_use]
 pub fn schema_version() -> usize {
-    6
+    7
 }
 
 /// Whether `db` names a PostgreSQL database rather than a SQLite file.
@@ -556,9 +557,10 @@ impl Tx<'_> {
     /// Saves a player's settings.
     pub fn save_settings(&self, id: i64, s: &Settings) -> StoreResult<()> {
         self.c().exec(
-            "UPDATE players SET notation = ?2, piece_style = ?3, theme = ?4, language = ?5, dms = ?6
+            "UPDATE players SET notation = ?2, piece_style = ?3, theme = ?4, language = ?5, dms = ?6,
+                    orientation = ?7
              WHERE user_id = ?1",
-            args![id, &s.notation, &s.piece_style, &s.theme, &s.language, s.dms],
+            args![id, &s.notation, &s.piece_style, &s.theme, &s.language, s.dms, &s.orientation],
         )?;
         Ok(())
     }

@@ -33,8 +33,13 @@ pub const RETRIES: usize = 3;
 
 /// The PostgreSQL schema history: (the schema version it brings the
 /// database to, its SQL). Version numbers are those of the SQLite history.
-const MIGRATIONS: &[(i64, &str)] =
-    &[(6, include_str!("../../migrations/postgres/0006_schema.sql"))];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (6, include_str!("../../migrations/postgres/0006_schema.sql")),
+    (
+        7,
+        include_str!("../../migrations/postgres/0007_orientation.sql"),
+    ),
+];
 
 /// Key of the advisory lock held while migrating ("komadai" in ASCII).
 const MIGRATION_LOCK: i64 = 0x006b_6f6d_6164_6169;

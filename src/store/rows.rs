@@ -16,6 +16,10 @@ pub struct Settings {
     pub language: Option<String>,
     /// Whether the player wants a DM when it is their turn.
     pub dms: bool,
+    /// Boards meant only for this player: `own` (their side at the bottom)
+    /// or `sente` (Sente at the bottom). Public posts always show Sente at
+    /// the bottom.
+    pub orientation: String,
 }
 
 impl Default for Settings {
@@ -26,6 +30,7 @@ impl Default for Settings {
             theme: "light".into(),
             language: None,
             dms: false,
+            orientation: "own".into(),
         }
     }
 }
@@ -47,8 +52,8 @@ pub struct PlayerRow {
 
 impl PlayerRow {
     pub(super) const COLUMNS: &'static str =
-        "user_id, display_name, notation, piece_style, theme, language, dms, rating, rated_games";
-    pub(super) const COLUMNS_P: &'static str = "p.user_id, p.display_name, p.notation, p.piece_style, p.theme, p.language, p.dms, p.rating, p.rated_games";
+        "user_id, display_name, notation, piece_style, theme, language, dms, rating, rated_games, orientation";
+    pub(super) const COLUMNS_P: &'static str = "p.user_id, p.display_name, p.notation, p.piece_style, p.theme, p.language, p.dms, p.rating, p.rated_games, p.orientation";
 
     pub(super) fn from_row(r: &Row) -> StoreResult<PlayerRow> {
         Ok(PlayerRow {
@@ -60,6 +65,7 @@ impl PlayerRow {
                 theme: r.get(4)?,
                 language: r.get(5)?,
                 dms: r.get(6)?,
+                orientation: r.get(9)?,
             },
             rating: r.get(7)?,
             rated_games: r.get(8)?,
