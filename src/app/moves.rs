@@ -54,10 +54,10 @@ impl App {
         let now = self.now();
         let store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
-            tx.upsert_player(caller.id, &caller.name, now)?;
             // The request id is claimed first: a duplicate sent to another
             // process at the same moment waits for this transaction and then
-            // gets its answer, never a second move.
+            // gets its answer, never a second move; and a duplicate changes
+            // nothing, not even the sender's player row.
             if let Some(rid) = request_id {
                 if !tx.claim_request(rid, now)? {
                     let done = tx.answered(rid)?.unwrap_or_default();
@@ -69,6 +69,7 @@ impl App {
                     return Ok(Reply::private(msg, caller.lang));
                 }
             }
+            tx.upsert_player(caller.id, &caller.name, now)?;
             let mut l = Self::pick_game(tx, caller, game, place)?;
             if l.row.status != "active" {
                 return Err(Refusal::GameIsOver.into());
