@@ -260,6 +260,7 @@ async fn registration_payload_is_valid_and_localised() {
         "play",
         "hint",
         "analyze",
+        "help",
     ] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }
@@ -297,6 +298,37 @@ async fn registration_payload_is_valid_and_localised() {
     }
     let mv = list.iter().find(|c| c["name"] == "move").expect("move");
     assert_eq!(mv["options"][0]["autocomplete"], true);
+
+    // /help names every registered command, in the reader's language and
+    // under the name their client shows; it fits one message.
+    for (locale, key) in [("en-US", None), ("de", Some("de"))] {
+        let a = command(&fake, ALICE, locale, CHANNEL, "help", json!([])).await;
+        let text = a.content();
+        assert!(a.ephemeral() && text.chars().count() <= 2000, "{text}");
+        for c in &list {
+            let name = match key {
+                Some(k) => c["name_localizations"][k].as_str().unwrap_or(""),
+                None => c["name"].as_str().unwrap_or(""),
+            };
+            if name != "help" && name != "hilfe" {
+                assert!(
+                    text.contains(&format!("/{name}")),
+                    "{locale}: /{name} missing:\n{text}"
+                );
+            }
+        }
+        assert!(text.contains("P-7f") && text.contains("７六歩"), "{text}");
+    }
+    // A forged or outdated button is refused with what exists on Discord.
+    let id = fake.button(BOB, "en-US", CHANNEL, "launch-missiles:1");
+    let a = answer(&fake, &id).await;
+    assert!(
+        a.ephemeral() && a.content().contains("/games") && a.content().contains("/help"),
+        "{}",
+        a.content()
+    );
+    let id = fake.button(BOB, "de", CHANNEL, "launch-missiles:1");
+    assert!(answer(&fake, &id).await.content().contains("/hilfe"));
     bot.shutdown().await;
 }
 

@@ -236,7 +236,11 @@ fn a_streak_over_three_days() {
         ids.push(puzzle_id(&d));
         solve(&mut s, "erin", "solve", &d);
         let r = s.say("erin streak");
-        let days = if day == 1 { "1 day in a row" } else { &format!("{day} days in a row") };
+        let days = if day == 1 {
+            "1 day in a row"
+        } else {
+            &format!("{day} days in a row")
+        };
         assert!(text(&r).contains(days), "{r}");
         s.say(":clock +1d");
     }

@@ -3,7 +3,7 @@
 # servers, 100,000 active games and 2,000,000 moves, then measures mixed
 # traffic (70 % autocomplete, 25 % /move with the PNG, 5 % /games, /board,
 # /export) on SQLite (1 process) and PostgreSQL (1 and 3 processes), and
-# prints one table. Results and the profile go to scripts/load/RESULTS.md
+# /move alone on SQLite, and prints one table. Results and the profile go to scripts/load/RESULTS.md
 # by hand.
 #
 #   bash scripts/load/run.sh
@@ -54,6 +54,13 @@ if [ "$ONLY" = all ] || [ "$ONLY" = sqlite ]; then
     run sqlite sqlite-1 --db "$WORK/load.db" --seed --procs 1 --label sqlite-1
 fi
 
+if [ "$ONLY" = all ] || [ "$ONLY" = sqlite ]; then
+    # The goal "/move with PNG >= 500/s" for /move alone: the same database,
+    # nothing but /move (each answered with its PNG), 2 clients.
+    echo "== SQLite, 1 process, /move alone"
+    run sqlite sqlite-moves --db "$WORK/load.db" --procs 1 --moves-only --threads 2 --label sqlite-moves
+fi
+
 if [ "$ONLY" = all ] || [ "$ONLY" = pg ]; then
     PG_BIN=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -1)")
     as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
@@ -95,7 +102,7 @@ echo
 echo "== results ($SECS s per measurement; latencies in ms; 'half' = open loop at half the saturating rate)"
 printf '%-9s %11s %9s | %-29s | %-29s | %8s | %s\n' config saturating "/move+png" \
     "saturated: ac p50/p99" "half: ac p50/p99, move p99" "other p99" "RSS MB (VmHWM) / errors"
-cat "$WORK"/sqlite-1.txt "$WORK"/pg-1.txt "$WORK"/pg-3.txt 2>/dev/null | grep '^SUMMARY' |
+cat "$WORK"/sqlite-1.txt "$WORK"/sqlite-moves.txt "$WORK"/pg-1.txt "$WORK"/pg-3.txt 2>/dev/null | grep '^SUMMARY' |
 while read -r _ label rest; do
     get() { echo "$rest" | tr ' ' '\n' | grep "^$1=" | head -${2:-1} | tail -1 | cut -d= -f2; }
     printf '%-9s %11s %9s | %-29s | %-29s | %8s | %s\n' "$label" "$(get sat)" "$(get move)" \

@@ -8,7 +8,7 @@ impl App {
     /// Dispatches a button press (`accept:12`, `takeback-yes:3`, ...).
     pub fn press(&self, caller: &Caller, custom_id: &str, place: Place) -> AppResult {
         let Some((action, id, ply)) = ButtonAction::parse(custom_id) else {
-            return Err(Refusal::UnknownCommand(custom_id.chars().take(40).collect()).into());
+            return Err(Refusal::UnknownButton(custom_id.chars().take(40).collect()).into());
         };
         match action {
             ButtonAction::Accept => self.accept(caller, id, place),

@@ -285,6 +285,8 @@ pub enum Msg {
     },
     /// Help text for the console.
     Help,
+    /// Help for Discord: every slash command in a sentence.
+    SlashHelp,
     /// A move played and the computer's answer.
     Both(Box<Msg>, Box<Msg>),
     /// A hint: the move in the player's notation and why.
@@ -519,9 +521,12 @@ pub enum Refusal {
     /// Hints are never given in rated games.
     #[error("no hints in rated games")]
     NoHintInRated,
-    /// Unknown command (console) or button.
+    /// Unknown command.
     #[error("unknown command")]
     UnknownCommand(String),
+    /// A button id that is none of the bot's (forged, or from an old version).
+    #[error("unknown button")]
+    UnknownButton(String),
     /// A move sent to the caller's puzzle was refused (they also have a
     /// game, so say where the move went).
     #[error("in your puzzle: {0}")]

@@ -57,6 +57,13 @@ impl App {
         })
     }
 
+    /// `/help` on Discord: every slash command in a sentence (only the
+    /// caller sees it).
+    #[must_use]
+    pub fn slash_help(&self, caller: &Caller) -> Reply {
+        Reply::private(Msg::SlashHelp, caller.lang)
+    }
+
     /// `/stats` of `user` (the caller when `None`).
     pub fn stats(&self, caller: &Caller, user: Option<i64>) -> AppResult {
         let now = self.now();

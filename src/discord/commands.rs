@@ -496,6 +496,13 @@ pub fn all() -> Vec<CreateCommand> {
                 "Die bestbewerteten Spieler hier",
             ),
         ),
+        command(
+            ("help", "hilfe"),
+            (
+                "Every command in a sentence, and how to write moves",
+                "Alle Befehle in einem Satz und wie man Züge schreibt",
+            ),
+        ),
     ]
 }
 
@@ -514,7 +521,7 @@ mod tests {
     fn every_command_is_valid_and_localised() {
         let json = serde_json::to_value(all()).unwrap_or_default();
         let list = json.as_array().cloned().unwrap_or_default();
-        assert_eq!(list.len(), 19);
+        assert_eq!(list.len(), 20);
         for c in &list {
             let name = c["name"].as_str().unwrap_or("");
             assert!(valid_name(name), "{name}");

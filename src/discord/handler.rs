@@ -256,6 +256,7 @@ fn run_command(
         "learn" => app.learn(caller, o.int("lesson"), o.str("move")),
         "stats" => app.stats(caller, o.user("member").map(|(id, _)| id)),
         "leaderboard" => app.leaderboard(caller, place.guild),
+        "help" => Ok(app.slash_help(caller)),
         other => Err(Refusal::UnknownCommand(other.chars().take(40).collect()).into()),
     }
 }

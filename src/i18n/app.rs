@@ -615,6 +615,30 @@ impl Localize for Msg {
                 duration(*left, lang),
                 at(*deadline)
             ),
+            (Msg::SlashHelp, Lang::En) => "\
+**komadai** — correspondence shogi on Discord. New to shogi? Start with **/learn**: 15 short lessons, from the pawn to your first minishogi game.
+**/challenge** a member (days per move, rated or friendly, variant, handicap, colour); they accept with the button, and the game gets its own thread.
+**/move** plays your move: pick it from the list while you type, or write it as 7g7f, P-7f, P-76, ７六歩, S*4e or 同歩.
+**/board** shows your game, **/games** all your games and whose turn it is.
+**/takeback** asks to take back, **/resign** gives up (it asks first), **/abort** ends a game in its first moves, **/declare** claims an entering-king win, **/count** proposes counting points.
+**/play** a game against the computer at four strengths, or climb its handicap ladder.
+**/hint** the engine's best move with a reason (never in rated games), **/analyze** an evaluation graph and the turning points, **/replay** steps through a game.
+**/puzzle** a mate puzzle, today's puzzle, who solved it or your streak; answer with /move.
+**/export** a game as KIF, CSA, SFEN or an animated GIF.
+**/settings** notation, piece style, colours, board orientation, language and DMs on your turn.
+**/stats** ratings and records, **/leaderboard** the best rated players here.".into(),
+            (Msg::SlashHelp, Lang::De) => "\
+**komadai** — Shogi im Fernspiel auf Discord. Neu bei Shogi? Fang mit **/lernen** an: 15 kurze Lektionen, vom Bauern bis zu deiner ersten Minishogi-Partie.
+**/herausfordern** fordert ein Mitglied heraus (Tage pro Zug, gewertet oder freundschaftlich, Variante, Vorgabe, Farbe); es nimmt mit dem Knopf an, und die Partie bekommt einen eigenen Thread.
+**/zug** spielt deinen Zug: wähle ihn beim Tippen aus der Liste oder schreib ihn als 7g7f, P-7f, P-76, ７六歩, S*4e oder 同歩.
+**/brett** zeigt deine Partie, **/partien** alle deine Partien und wer am Zug ist.
+**/zuruecknehmen** bittet um Zurücknahme, **/aufgeben** gibt auf (nach Rückfrage), **/abbrechen** beendet eine Partie in den ersten Zügen, **/erklaeren** beansprucht den Sieg durch Einzug des Königs, **/zaehlen** schlägt das Punktezählen vor.
+**/spielen** eine Partie gegen den Computer in vier Stärken oder seine Vorgabeleiter hinauf.
+**/tipp** der beste Zug der Engine mit Begründung (nie in gewerteten Partien), **/analyse** eine Bewertungsgrafik und die Wendepunkte, **/nachspielen** geht eine Partie Zug für Zug durch.
+**/problem** ein Mattproblem, das Tagesproblem, wer es gelöst hat oder deine Serie; antworte mit /zug.
+**/exportieren** eine Partie als KIF, CSA, SFEN oder animiertes GIF.
+**/einstellungen** Notation, Figurenstil, Farben, Ausrichtung des Bretts, Sprache und DMs, wenn du am Zug bist.
+**/statistik** Wertungen und Bilanzen, **/rangliste** die bestbewerteten Spieler hier.".into(),
             (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
             (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
             (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::En) => format!(
@@ -799,8 +823,10 @@ impl Localize for Refusal {
             (Refusal::EngineBusy, Lang::De) => "Der Computer ist gerade beschäftigt; versuch es gleich noch einmal (dein Zug ist gespeichert).".into(),
             (Refusal::NoHintInRated, Lang::En) => "Hints are only given in friendly games and against the computer, never in rated games.".into(),
             (Refusal::NoHintInRated, Lang::De) => "Tipps gibt es nur in Freundschaftspartien und gegen den Computer, nie in gewerteten Partien.".into(),
-            (Refusal::UnknownCommand(c), Lang::En) => format!("Unknown command “{c}”. Try help."),
-            (Refusal::UnknownCommand(c), Lang::De) => format!("Unbekannter Befehl „{c}“. Versuch help."),
+            (Refusal::UnknownCommand(c), Lang::En) => format!("Unknown command “{c}”. /help (help on the console) lists every command."),
+            (Refusal::UnknownCommand(c), Lang::De) => format!("Unbekannter Befehl „{c}“. /hilfe (in der Konsole help) zeigt alle Befehle."),
+            (Refusal::UnknownButton(c), Lang::En) => format!("I do not know the button “{c}” (it may be from an older version of the bot). /games shows your games, /help every command."),
+            (Refusal::UnknownButton(c), Lang::De) => format!("Den Knopf „{c}“ kenne ich nicht (vielleicht ist er von einer älteren Version des Bots). /partien zeigt deine Partien, /hilfe alle Befehle."),
             (Refusal::NoSuchLesson(n), Lang::En) => format!("There are lessons 1 to {n}."),
             (Refusal::NoSuchLesson(n), Lang::De) => format!("Es gibt die Lektionen 1 bis {n}."),
             (Refusal::LessonIsAGame, Lang::En) => "The last lesson is a game: start it with /learn and play with /move.".into(),
