@@ -975,27 +975,35 @@ mod tests {
             dms: true,
             orientation: "sente".into(),
         };
-        let de = m.localize(Lang::De);
-        for part in [
-            "Japanisch (７六歩)",
-            "Zwei Kanji",
-            "Dunkel",
-            "Sente unten",
-            "Meine Discord-Sprache",
-            ": ja.",
-        ] {
-            assert!(de.contains(part), "{part}: {de}");
-        }
-        let en = m.localize(Lang::En);
-        for part in [
-            "Japanese (７六歩)",
-            "Two kanji",
-            "Dark",
-            "Sente at the bottom",
-            "My Discord language",
-            ": yes.",
-        ] {
-            assert!(en.contains(part), "{part}: {en}");
+        let expected = [
+            (
+                Lang::De,
+                [
+                    "Japanisch (７六歩)",
+                    "Zwei Kanji",
+                    "Dunkel",
+                    "Sente unten",
+                    "Meine Discord-Sprache",
+                    ": ja.",
+                ],
+            ),
+            (
+                Lang::En,
+                [
+                    "Japanese (７六歩)",
+                    "Two kanji",
+                    "Dark",
+                    "Sente at the bottom",
+                    "My Discord language",
+                    ": yes.",
+                ],
+            ),
+        ];
+        for (lang, parts) in expected {
+            let text = m.localize(lang);
+            for part in parts {
+                assert!(text.contains(part), "{part}: {text}");
+            }
         }
         // Every option the Discord command offers has both names.
         for option in ["notation", "style", "theme", "orientation", "language"] {
