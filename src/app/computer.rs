@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use super::caps::Kind;
-use super::message::{Msg, Refusal, Who};
+use super::message::{Msg, Refusal, Swing, Who};
 use super::{App, AppError, AppResult, Caller, Place, Reply};
 use crate::engine::{self, AnalysisBudget, Level, Limits, Score};
 use crate::notation::{format_move, Style};
@@ -510,7 +510,7 @@ impl App {
                     t.index + 1,
                     format_move(pos, t.played, style, prev),
                     format_move(pos, t.better, style, prev),
-                    t.loss,
+                    swing(t.mover, t.before, t.after, t.loss),
                 )
             })
             .collect();
@@ -551,6 +551,25 @@ impl App {
 }
 
 /// A search score (Sente's view) as a point of the evaluation graph.
+/// What a move by `mover` cost, from the evaluations (Sente's view) before
+/// and after it: a mate it allowed or missed is a mate, not a number of
+/// pawns. `Score::Mate(m)` with `m > 0` is a mate in `m` moves of the side
+/// to move, `2m - 1` plies.
+fn swing(mover: Color, before: Score, after: Score, loss: i32) -> Swing {
+    let view = |s: Score, side: Color| if side == Color::Sente { s } else { s.flip() };
+    let plies = |m: i32| (2 * m - 1).unsigned_abs();
+    // After the move the opponent is to move.
+    let opponent_after = view(after, mover.flip());
+    let mover_before = view(before, mover);
+    let was_lost = matches!(mover_before, Score::Mate(b) if b <= 0);
+    let still_mates = matches!(opponent_after, Score::Mate(a) if a <= 0);
+    match (mover_before, opponent_after) {
+        (_, Score::Mate(a)) if a > 0 && !was_lost => Swing::AllowedMate(plies(a)),
+        (Score::Mate(b), _) if b > 0 && !still_mates => Swing::MissedMate(plies(b)),
+        _ => Swing::Pawns(loss),
+    }
+}
+
 fn to_eval(s: Score) -> Eval {
     match s {
         Score::Cp(c) => Eval::Cp(c),
@@ -691,5 +710,42 @@ mod ladder_tests {
         let r = app.play_ladder(&bob, Place::default()).expect("game");
         let text = r.msg.localize(Lang::De);
         assert!(text.starts_with("Vorgabeleiter: du bist 10. Kyu"), "{text}");
+    }
+}
+
+#[cfg(test)]
+mod swing_tests {
+    use super::*;
+    use crate::engine::Score::{Cp, Mate};
+
+    #[test]
+    fn a_mate_allowed_or_missed_is_a_mate_not_pawns() {
+        // Sente played into a mate in 2 of Gote's moves (3 plies).
+        assert_eq!(
+            swing(Color::Sente, Cp(150), Mate(-2), 9_000),
+            Swing::AllowedMate(3)
+        );
+        // The same from Gote's side: Sente then mates in 1 (1 ply).
+        assert_eq!(
+            swing(Color::Gote, Cp(-80), Mate(1), 9_000),
+            Swing::AllowedMate(1)
+        );
+        // Gote had a mate in 3 moves (5 plies) and let it go.
+        assert_eq!(
+            swing(Color::Gote, Mate(-3), Cp(-400), 2_000),
+            Swing::MissedMate(5)
+        );
+        // Still mating, only slower: not a missed mate.
+        assert_eq!(swing(Color::Sente, Mate(2), Mate(2), 10), Swing::Pawns(10));
+        // Already lost to a mate: a faster mate is not "allowed".
+        assert_eq!(
+            swing(Color::Sente, Mate(-3), Mate(-1), 40),
+            Swing::Pawns(40)
+        );
+        // An ordinary mistake.
+        assert_eq!(
+            swing(Color::Sente, Cp(100), Cp(-250), 350),
+            Swing::Pawns(350)
+        );
     }
 }

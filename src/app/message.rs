@@ -297,12 +297,12 @@ pub enum Msg {
         reason: crate::engine::HintReason,
     },
     /// Post-game analysis: the turning points (move number, move played,
-    /// better move, evaluation lost in centipawns); the graph is attached.
+    /// better move, what it cost); the graph is attached.
     Analysis {
         /// Game id.
         game_id: i64,
         /// Turning points.
-        points: Vec<(usize, String, String, i32)>,
+        points: Vec<(usize, String, String, Swing)>,
     },
     /// A puzzle begins: mate in `plies`, `attacker` to move.
     PuzzleStart {
@@ -352,6 +352,17 @@ pub enum Msg {
         /// Days.
         days: i64,
     },
+}
+
+/// What a turning point of `/analyze` cost the player who made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Swing {
+    /// About this many centipawns.
+    Pawns(i32),
+    /// The move let the opponent mate in this many plies; the better move held.
+    AllowedMate(u32),
+    /// The player could have mated in this many plies, starting with the better move.
+    MissedMate(u32),
 }
 
 /// The options of a challenge, for messages.

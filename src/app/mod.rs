@@ -34,7 +34,7 @@ pub use caps::{Caps, CapsError, Rate};
 pub use challenges::{ChallengeOptions, DAYS_PER_MOVE};
 pub use computer::{computer_id, computer_who, level_from, level_of, ComputerOptions, LADDER};
 pub use learn::{Lesson, LESSONS};
-pub use message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Who};
+pub use message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Swing, Who};
 pub use play::{stored_outcome, ANNOUNCE_GRACE};
 pub use players::SettingsChange;
 pub use puzzle::{day_of, PuzzleKind, PUZZLE_NODES};

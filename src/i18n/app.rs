@@ -2,7 +2,7 @@
 
 use super::{Lang, Localize};
 use crate::app::{
-    ButtonAction, ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Who,
+    ButtonAction, ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Swing, Who,
 };
 use crate::shogi::{DeclarationMissing, DrawReason, Handicap, Outcome, WinReason};
 
@@ -582,9 +582,13 @@ impl Localize for Msg {
                     Lang::De => format!("Analyse von Partie #{game_id} (Grafik angehängt). Wendepunkte:"),
                 };
                 std::iter::once(head)
-                    .chain(points.iter().map(|(n, played, better, loss)| match lang {
-                        Lang::En => format!("move {n}: {played} lost about {:.1} pawns; better was {better}", f64::from(*loss) / 100.0),
-                        Lang::De => format!("Zug {n}: {played} verlor etwa {:.1} Bauern; besser war {better}", f64::from(*loss) / 100.0),
+                    .chain(points.iter().map(|(n, played, better, swing)| match (swing, lang) {
+                        (Swing::Pawns(loss), Lang::En) => format!("move {n}: {played} lost about {:.1} pawns; better was {better}", f64::from(*loss) / 100.0),
+                        (Swing::Pawns(loss), Lang::De) => format!("Zug {n}: {played} verlor etwa {:.1} Bauern; besser war {better}", f64::from(*loss) / 100.0),
+                        (Swing::AllowedMate(k), Lang::En) => format!("move {n}: {played} allowed mate in {}; {better} held", n_of(i64::from(*k), "ply", "plies")),
+                        (Swing::AllowedMate(k), Lang::De) => format!("Zug {n}: {played} ließ ein Matt in {} zu; {better} hielt stand", n_of(i64::from(*k), "Halbzug", "Halbzügen")),
+                        (Swing::MissedMate(k), Lang::En) => format!("move {n}: {played} missed a mate in {}, starting with {better}", n_of(i64::from(*k), "ply", "plies")),
+                        (Swing::MissedMate(k), Lang::De) => format!("Zug {n}: {played} verpasste ein Matt in {}, beginnend mit {better}", n_of(i64::from(*k), "Halbzug", "Halbzügen")),
                     }))
                     .collect::<Vec<_>>()
                     .join("\n")
@@ -962,6 +966,33 @@ mod tests {
                 "{}",
                 msg.localize(Lang::De)
             );
+        }
+    }
+
+    #[test]
+    fn analysis_speaks_of_mates_as_mates() {
+        let m = Msg::Analysis {
+            game_id: 4,
+            points: vec![
+                (23, "K-7f".into(), "K-6h".into(), Swing::AllowedMate(3)),
+                (30, "G-5b".into(), "R*5a".into(), Swing::MissedMate(1)),
+                (12, "P-2d".into(), "S-3g".into(), Swing::Pawns(250)),
+            ],
+        };
+        let en = m.localize(Lang::En);
+        for part in [
+            "move 23: K-7f allowed mate in 3 plies; K-6h held",
+            "move 30: G-5b missed a mate in 1 ply, starting with R*5a",
+            "move 12: P-2d lost about 2.5 pawns; better was S-3g",
+        ] {
+            assert!(en.contains(part), "{part}: {en}");
+        }
+        let de = m.localize(Lang::De);
+        for part in [
+            "ließ ein Matt in 3 Halbzügen zu; K-6h hielt stand",
+            "verpasste ein Matt in 1 Halbzug",
+        ] {
+            assert!(de.contains(part), "{part}: {de}");
         }
     }
 
