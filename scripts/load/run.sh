@@ -102,7 +102,10 @@ echo
 echo "== results ($SECS s per measurement; latencies in ms; 'half' = open loop at half the saturating rate)"
 printf '%-9s %11s %9s | %-29s | %-29s | %8s | %s\n' config saturating "/move+png" \
     "saturated: ac p50/p99" "half: ac p50/p99, move p99" "other p99" "RSS MB (VmHWM) / errors"
-cat "$WORK"/sqlite-1.txt "$WORK"/sqlite-moves.txt "$WORK"/pg-1.txt "$WORK"/pg-3.txt 2>/dev/null | grep '^SUMMARY' |
+for f in sqlite-1 sqlite-moves pg-1 pg-3; do
+    # Only the configurations this run measured (KOMADAI_LOAD_ONLY).
+    if [ -f "$WORK/$f.txt" ]; then cat "$WORK/$f.txt"; fi
+done | grep '^SUMMARY' |
 while read -r _ label rest; do
     get() { echo "$rest" | tr ' ' '\n' | grep "^$1=" | head -${2:-1} | tail -1 | cut -d= -f2; }
     printf '%-9s %11s %9s | %-29s | %-29s | %8s | %s\n' "$label" "$(get sat)" "$(get move)" \
