@@ -36,6 +36,9 @@ mod endpoint;
 #[path = "common/pg.rs"]
 mod pg;
 
+#[path = "common/lines.rs"]
+mod lines;
+
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -250,19 +253,7 @@ impl Observer {
     /// Every game holds exactly its line, in order, legal; no move was
     /// acknowledged twice.
     fn check_games(&self, lines: &[Vec<(Move, String)>], acknowledged: &[(usize, usize)]) {
-        for (g, line) in lines.iter().enumerate() {
-            let moves = self.moves(g);
-            let want: Vec<String> = line.iter().map(|(m, _)| m.to_string()).collect();
-            assert_eq!(moves, want, "game {}: every move once, in order", g + 1);
-            let mut pos = Position::startpos();
-            for m in &moves {
-                pos.play(Move::from_usi(m).unwrap()).expect("legal");
-            }
-        }
-        let mut once = acknowledged.to_vec();
-        once.sort_unstable();
-        once.dedup();
-        assert_eq!(once.len(), acknowledged.len(), "no move acknowledged twice");
+        lines::assert_lines_stored(lines, |g| self.moves(g), acknowledged);
     }
 }
 
@@ -382,6 +373,34 @@ async fn deadlines_pass(c: &mut Cluster, observer: &Observer, games: usize) {
 }
 
 #[cfg(unix)]
+/// The options of game `g`'s challenge: its second player, Sente for the
+/// challenger, friendly, 3 days per move.
+fn challenge_options(g: usize) -> Value {
+    json!([
+        opt("member", 6, json!(player(g, 1).to_string())),
+        opt("color", 3, json!("sente")),
+        opt("rated", 5, json!(false)),
+        opt("days", 4, json!(3))
+    ])
+}
+
+/// The id of the Accept button under a challenge.
+fn accept_button(call: &Call) -> String {
+    call.buttons()
+        .into_iter()
+        .find(|b| b.starts_with("accept:"))
+        .unwrap_or_else(|| panic!("an Accept button: {}", call.content()))
+}
+
+/// The answer to game `g`'s accept starts it.
+fn assert_started(call: &Call, g: usize) {
+    assert!(
+        call.content().contains(&format!("Game #{}", g + 1)),
+        "{}",
+        call.content()
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_http_workers_one_database_two_kills() {
     // The store is synchronous (postgres's blocking client): every use of
@@ -399,27 +418,13 @@ async fn three_http_workers_one_database_two_kills() {
             "en-US",
             CHANNEL,
             "challenge",
-            json!([
-                opt("member", 6, json!(player(g, 1).to_string())),
-                opt("color", 3, json!("sente")),
-                opt("rated", 5, json!(false)),
-                opt("days", 4, json!(3))
-            ]),
+            challenge_options(g),
         );
         let a = c.workers[g % WORKERS].answer(&fake, &id).await;
-        let accept = a
-            .call
-            .buttons()
-            .into_iter()
-            .find(|b| b.starts_with("accept:"))
-            .unwrap_or_else(|| panic!("an Accept button: {}", a.call.content()));
+        let accept = accept_button(&a.call);
         let id = fake.button(player(g, 1), "en-US", CHANNEL, &accept);
         let a = c.workers[(g + 1) % WORKERS].answer(&fake, &id).await;
-        assert!(
-            a.call.content().contains(&format!("Game #{}", g + 1)),
-            "{}",
-            a.call.content()
-        );
+        assert_started(&a.call, g);
     }
 
     let lines: Vec<Vec<(Move, String)>> = (0..GAMES).map(line_of).collect();
@@ -634,33 +639,19 @@ async fn two_gateway_processes_split_the_shards() {
             "en-US",
             CHANNEL,
             "challenge",
-            json!([
-                opt("member", 6, json!(player(g, 1).to_string())),
-                opt("color", 3, json!("sente")),
-                opt("rated", 5, json!(false)),
-                opt("days", 4, json!(3))
-            ]),
+            challenge_options(g),
         );
         let a = fake
             .answer(&id, WAIT)
             .await
             .expect("the challenge is answered");
-        let accept = a
-            .call
-            .buttons()
-            .into_iter()
-            .find(|b| b.starts_with("accept:"))
-            .unwrap_or_else(|| panic!("an Accept button: {}", a.call.content()));
+        let accept = accept_button(&a.call);
         let id = fake.button_in(guild(g), player(g, 1), "en-US", CHANNEL, &accept);
         let a = fake
             .answer(&id, WAIT)
             .await
             .expect("the accept is answered");
-        assert!(
-            a.call.content().contains(&format!("Game #{}", g + 1)),
-            "{}",
-            a.call.content()
-        );
+        assert_started(&a.call, g);
     }
 
     let lines: Vec<Vec<(Move, String)>> = (0..GATEWAY_GAMES).map(line_of).collect();

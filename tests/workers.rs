@@ -27,6 +27,9 @@ use serde_json::Value;
 #[path = "common/pg.rs"]
 mod pg;
 
+#[path = "common/lines.rs"]
+mod lines;
+
 const GAMES: usize = 12;
 const PLIES: usize = 40;
 const WORKERS: usize = 3;
@@ -209,19 +212,7 @@ fn three_workers_one_database_two_kills() {
             }
         }
     }
-    for (g, line) in lines.iter().enumerate() {
-        let moves = stored(g);
-        let want: Vec<String> = line.iter().map(|(m, _)| m.to_string()).collect();
-        assert_eq!(moves, want, "game {}: every move once, in order", g + 1);
-        let mut pos = Position::startpos();
-        for m in &moves {
-            pos.play(Move::from_usi(m).unwrap()).expect("legal");
-        }
-    }
-    let mut once = acknowledged.clone();
-    once.sort_unstable();
-    once.dedup();
-    assert_eq!(once.len(), acknowledged.len(), "no move acknowledged twice");
+    lines::assert_lines_stored(&lines, stored, &acknowledged);
     assert!(acknowledged.len() >= GAMES * PLIES - 2 * GAMES);
     assert_eq!(kills, 2);
     assert!(duplicates > 0, "duplicates were sent and answered");
