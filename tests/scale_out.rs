@@ -384,6 +384,11 @@ fn challenge_options(g: usize) -> Value {
     ])
 }
 
+/// The options of a `/move` of `text` in game `g`.
+fn move_options(text: &str, g: usize) -> Value {
+    json!([opt("move", 3, json!(text)), opt("game", 4, json!(g + 1))])
+}
+
 /// The id of the Accept button under a challenge.
 fn accept_button(call: &Call) -> String {
     call.buttons()
@@ -482,10 +487,7 @@ async fn three_http_workers_one_database_two_kills() {
                 "en-US",
                 CHANNEL,
                 "move",
-                json!([
-                    opt("move", 3, json!(lines[g][ply].1)),
-                    opt("game", 4, json!(g + 1))
-                ]),
+                move_options(&lines[g][ply].1, g),
             );
             let w = (g + round) % WORKERS;
             sent.push(Sent {
@@ -673,10 +675,7 @@ async fn two_gateway_processes_split_the_shards() {
                     "en-US",
                     CHANNEL,
                     "move",
-                    json!([
-                        opt("move", 3, json!(lines[g][ply].1)),
-                        opt("game", 4, json!(g + 1))
-                    ]),
+                    move_options(&lines[g][ply].1, g),
                 );
                 (g, ply, id)
             })
