@@ -550,7 +550,6 @@ impl App {
     }
 }
 
-/// A search score (Sente's view) as a point of the evaluation graph.
 /// What a move by `mover` cost, from the evaluations (Sente's view) before
 /// and after it: a mate it allowed or missed is a mate, not a number of
 /// pawns. `Score::Mate(m)` with `m > 0` is a mate in `m` moves of the side
@@ -570,6 +569,7 @@ fn swing(mover: Color, before: Score, after: Score, loss: i32) -> Swing {
     }
 }
 
+/// A search score (Sente's view) as a point of the evaluation graph.
 fn to_eval(s: Score) -> Eval {
     match s {
         Score::Cp(c) => Eval::Cp(c),
