@@ -407,8 +407,8 @@ fn takeback_count_export_settings_and_leaderboard(b: Backend) {
         t[12]
     );
     assert!(
-        t[14].contains("alice zieht ▲２六歩"),
-        "German and Japanese from the settings: {}",
+        t[14].contains("alice zieht ▲２六歩 (P-2f)"),
+        "a public move in Japanese with the Western form beside: {}",
         t[14]
     );
     assert!(
@@ -472,9 +472,15 @@ fn playing_the_computer_with_hints_takeback_and_analysis(b: Backend) {
     );
     assert!(out.iter().all(ok), "{out:#?}");
     let t: Vec<&str> = out.iter().map(text).collect();
-    assert!(t[0].contains("☗ alice vs ☖ komadai (Beginner)"), "{}", t[0]);
     assert!(
-        t[1].contains("alice played P-7f") && t[1].contains("komadai (Beginner) played"),
+        t[0].contains("Game #1 begins: ☗ alice (Sente) vs ☖ komadai (Beginner) (Gote)")
+            && t[0].contains("no deadline. alice to move."),
+        "{}",
+        t[0]
+    );
+    assert!(
+        t[1].contains("alice played ▲７六歩 (P-7f)")
+            && t[1].contains("komadai (Beginner) played △"),
         "{}",
         t[1]
     );
@@ -642,7 +648,7 @@ fn the_learn_course_from_the_pawn_to_a_minishogi_game(b: Backend) {
     let board = out[14]["board"].as_str().unwrap_or_default();
     assert_eq!(board.split('/').count(), 5, "a 5×5 board: {board}");
     assert!(
-        ok(&out[15]) && t[15].contains("alice played P-5c"),
+        ok(&out[15]) && t[15].contains("alice played ▲") && t[15].contains("(P-5c)"),
         "/move plays in the minishogi game: {}",
         t[15]
     );

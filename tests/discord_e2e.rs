@@ -171,7 +171,41 @@ async fn accept(fake: &Fake, bob: u64, accept_id: &str) -> String {
         "{}",
         a.message()
     );
-    // After the answer the bot opens a thread and posts the board there.
+    let thread = thread_opened(fake, before).await;
+    // The challenge's own message now says who accepted it, and its
+    // buttons can no longer be pressed.
+    let original = format!("/token-{id}/messages/@original");
+    let settled = fake
+        .wait_for(WAIT, |calls| {
+            calls
+                .iter()
+                .find(|c| c.method == "PATCH" && c.path.ends_with(&original))
+                .cloned()
+        })
+        .await
+        .expect("the challenge's message is edited");
+    assert!(
+        settled.content().contains("accepted by"),
+        "{}",
+        settled.content()
+    );
+    let buttons: Vec<&Value> = settled.message()["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().into_iter().flatten())
+        .collect();
+    assert!(
+        buttons.len() == 3 && buttons.iter().all(|b| b["disabled"] == true),
+        "{}",
+        settled.message()
+    );
+    thread
+}
+
+/// After the answer to a new game, the bot opens a thread (in the fake,
+/// its ids start with 8) and posts the board there: the thread's id.
+async fn thread_opened(fake: &Fake, before: usize) -> String {
     let threads = format!("/channels/{CHANNEL}/threads");
     let posted = fake
         .wait_for(WAIT, |calls| {
@@ -1112,6 +1146,7 @@ async fn play_the_computer_with_a_hint_and_an_analysis() {
     let fake = Fake::start().await;
     let (_dir, db) = temp_db();
     let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let before = fake.calls().len();
     let a = command(
         &fake,
         ALICE,
@@ -1126,17 +1161,21 @@ async fn play_the_computer_with_a_hint_and_an_analysis() {
     .await;
     assert!(!a.ephemeral() && a.has_png(), "{}", a.content());
     assert!(
-        a.content().contains("komadai (Beginner)"),
+        a.content()
+            .contains("Game #1 begins: ☗ Player1 (Sente) vs ☖ komadai (Beginner)"),
         "{}",
         a.content()
     );
+    // Like every game, it gets a thread, where it is played.
+    let thread = thread_opened(&fake, before).await;
+    let thread_id: u64 = thread.parse().expect("thread id");
     // The computer answers the move: in the same reply, or (played by the
-    // computer worker) in a message of its own in the channel.
+    // computer worker) in a message of its own in the thread.
     let a = command(
         &fake,
         ALICE,
         "en-US",
-        CHANNEL,
+        thread_id,
         "move",
         json!([opt("move", 3, json!("P-7f"))]),
     )
@@ -1146,7 +1185,7 @@ async fn play_the_computer_with_a_hint_and_an_analysis() {
         Some(a)
     } else {
         fake.wait_for(WAIT, |calls| {
-            messages_in(calls, &CHANNEL.to_string())
+            messages_in(calls, &thread)
                 .into_iter()
                 .find(|c| c.content().contains("komadai (Beginner) played"))
         })
@@ -1155,11 +1194,11 @@ async fn play_the_computer_with_a_hint_and_an_analysis() {
     let computer = computer.expect("the computer answered the move");
     assert!(computer.has_png(), "{}", computer.content());
     // A hint, privately, in German.
-    let a = command(&fake, ALICE, "de", CHANNEL, "hint", json!([])).await;
+    let a = command(&fake, ALICE, "de", thread_id, "hint", json!([])).await;
     assert!(a.ephemeral(), "{}", a.content());
     assert!(a.content().starts_with("Tipp: "), "{}", a.content());
     // Resign, then the analysis with its graph.
-    let a = command(&fake, ALICE, "en-US", CHANNEL, "resign", json!([])).await;
+    let a = command(&fake, ALICE, "en-US", thread_id, "resign", json!([])).await;
     assert!(
         a.ephemeral(),
         "the question is only for Alice: {}",
@@ -1167,11 +1206,11 @@ async fn play_the_computer_with_a_hint_and_an_analysis() {
     );
     assert!(a.content().contains("aborts the game"), "{}", a.content());
     assert_eq!(a.buttons(), ["resign-yes:1", "resign-no:1"]);
-    let id = fake.button(ALICE, "en-US", CHANNEL, "resign-yes:1");
+    let id = fake.button(ALICE, "en-US", thread_id, "resign-yes:1");
     let a = answer(&fake, &id).await;
     assert!(!a.ephemeral(), "{}", a.content());
     assert!(a.content().contains("is over"), "{}", a.content());
-    let a = command(&fake, ALICE, "en-US", CHANNEL, "analyze", json!([])).await;
+    let a = command(&fake, ALICE, "en-US", thread_id, "analyze", json!([])).await;
     assert!(a.has_png(), "the evaluation graph is attached");
     assert!(
         a.content().starts_with("Analysis of game #1"),

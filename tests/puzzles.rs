@@ -328,7 +328,7 @@ fn with_a_game_and_a_puzzle_a_refused_move_says_it_went_to_the_puzzle() {
     // Naming the game plays there; the puzzle is still open.
     let r = s.say("alice move P-7f game=1");
     assert_eq!(r["ok"], true, "{r}");
-    assert!(text(&r).contains("alice played P-7f"), "{r}");
+    assert!(text(&r).contains("alice played ▲７六歩 (P-7f)"), "{r}");
     let pos = board(&start);
     let mv = mating_move(&pos);
     let r = s.say(&format!("alice move {mv}"));

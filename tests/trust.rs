@@ -516,7 +516,7 @@ fn an_unacknowledged_announcement_is_delivered_by_the_outbox() {
     assert_eq!(due[0].notice, Notice::Played { game_id: g, ply: 1 });
     assert_eq!(due[0].places.first(), Some(&800));
     let text = due[0].reply.msg.localize(Lang::En);
-    assert!(text.contains("alice played P-7f"), "{text}");
+    assert!(text.contains("alice played ▲７六歩 (P-7f)"), "{text}");
     assert_eq!(due[0].reply.notify, vec![2], "bob is pinged");
     assert!(due[0].reply.board.is_some());
     app.ack_notice(due[0].id).expect("ack");

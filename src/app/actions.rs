@@ -6,7 +6,7 @@ use super::message::{Ending, Msg, Refusal, Who};
 use super::{
     App, AppError, AppResult, BoardView, ButtonAction, Caller, Place, Reply, Visibility, DAY,
 };
-use crate::notation::{format_move, write_record, GameRecord, RecordFormat};
+use crate::notation::{write_record, GameRecord, RecordFormat};
 use crate::shogi::{EnteringKingRule, Game, Move, Outcome};
 use crate::store::Reader;
 
@@ -104,7 +104,7 @@ impl App {
         let msg = Msg::MovePlayed {
             game_id,
             mover: Self::who(tx, mover)?,
-            text: format_move(before.position(), mv, style_of(&reader), prev),
+            text: public_move_text(before.position(), mv, prev),
             captured: match mv {
                 Move::Normal { to, .. } => before.position().piece_at(to).map(|p| p.kind),
                 Move::Drop { .. } => None,

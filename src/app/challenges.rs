@@ -4,7 +4,7 @@ use super::caps::Kind;
 use super::message::{Msg, Refusal, Who};
 use super::stored::{handicap_from, handicap_name, rule_name, variant_name};
 use super::{
-    check_len, App, AppError, AppResult, ButtonAction, Caller, Place, Reply, Visibility,
+    check_len, App, AppError, AppResult, Button, ButtonAction, Caller, Place, Reply, Visibility,
     CHALLENGE_TTL, DAY,
 };
 use crate::shogi::{Color, EnteringKingRule, Handicap, Position, Variant};
@@ -161,6 +161,24 @@ impl App {
         r
     }
 
+    /// What an answered challenge's message becomes: `msg`, with the
+    /// challenge's buttons shown disabled.
+    fn settled(id: i64, msg: Msg, lang: crate::lang::Lang) -> Box<Reply> {
+        let mut r = Reply::public(msg, lang);
+        r.buttons = [
+            ButtonAction::Accept,
+            ButtonAction::Decline,
+            ButtonAction::Cancel,
+        ]
+        .into_iter()
+        .map(|a| Button {
+            disabled: true,
+            ..a.button(id)
+        })
+        .collect();
+        Box::new(r)
+    }
+
     /// Accept: starts the game.
     pub fn accept(&self, caller: &Caller, challenge_id: i64, place: Place) -> AppResult {
         check_len(&caller.name)?;
@@ -243,6 +261,13 @@ impl App {
             );
             r.board = Some(Self::board_view(&l, &viewer, Visibility::Public));
             r.notify = vec![c.data.challenger, caller.id];
+            let accepted = Msg::ChallengeAccepted {
+                id: c.id,
+                challenger: Self::who(tx, c.data.challenger)?,
+                by: caller.who(),
+                game_id,
+            };
+            r.settles = Some(Self::settled(c.id, accepted, caller.lang));
             Ok(r)
         })
     }
@@ -286,7 +311,8 @@ impl App {
                     by: caller.who(),
                 }
             };
-            let mut r = Reply::public(msg, caller.lang);
+            let mut r = Reply::public(msg.clone(), caller.lang);
+            r.settles = Some(Self::settled(c.id, msg, caller.lang));
             r.notify = vec![if cancel {
                 c.data.challenged.unwrap_or(caller.id)
             } else {

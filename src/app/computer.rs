@@ -184,7 +184,21 @@ impl App {
         };
         // The computer may move first (as Sente, or as Gote giving a handicap).
         // The new game by its id (the place only says where it was asked).
-        let board = self.show_board(caller, Some(game_id), Place::default())?;
+        let mut board = self.show_board(caller, Some(game_id), Place::default())?;
+        if let Msg::Board {
+            sente,
+            gote,
+            to_move: Some(to_move),
+            ..
+        } = board.msg
+        {
+            board.msg = Msg::ComputerGameStarted {
+                game_id,
+                sente,
+                gote,
+                to_move,
+            };
+        }
         if computer_first {
             return Ok(self.with_computer_answer(board, game_id, caller.lang));
         }

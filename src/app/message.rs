@@ -55,6 +55,17 @@ pub enum Msg {
         /// Summary of the options.
         options: ChallengeSummary,
     },
+    /// A challenge was accepted (its message, rewritten once answered).
+    ChallengeAccepted {
+        /// Challenge id.
+        id: i64,
+        /// Who challenged.
+        challenger: Who,
+        /// Who accepted.
+        by: Who,
+        /// The game it started.
+        game_id: i64,
+    },
     /// A challenge was declined.
     ChallengeDeclined {
         /// Challenge id.
@@ -89,13 +100,24 @@ pub enum Msg {
         /// Options.
         options: ChallengeSummary,
     },
+    /// A game against the computer began (in its own thread on Discord).
+    ComputerGameStarted {
+        /// Game id.
+        game_id: i64,
+        /// Sente.
+        sente: Who,
+        /// Gote.
+        gote: Who,
+        /// Whose turn it is.
+        to_move: Who,
+    },
     /// A move was played.
     MovePlayed {
         /// Game id.
         game_id: i64,
         /// Who moved.
         mover: Who,
-        /// The move as the mover writes moves.
+        /// The move in Japanese with the Western form beside (`▲７六歩 (P-7f)`).
         text: String,
         /// The kind captured, if any.
         captured: Option<PieceKind>,

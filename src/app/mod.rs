@@ -383,6 +383,10 @@ pub struct Reply {
     /// Answering a button: replace the message the button belongs to
     /// instead of sending a new one (stepping through a replay).
     pub replace: bool,
+    /// Answering a challenge's button: what the challenge's own message
+    /// becomes (who answered it, its buttons disabled), so nobody presses
+    /// a stale button. The reply itself is a new message.
+    pub settles: Option<Box<Reply>>,
     /// Outbox notices that repeat this public reply in the game's place:
     /// acknowledge them ([`App::ack_notice`]) once the reply is posted, or
     /// release them ([`App::release_notice`]) when posting failed, so the
@@ -402,6 +406,7 @@ impl Reply {
             notify: Vec::new(),
             attachment: None,
             replace: false,
+            settles: None,
             announcements: Vec::new(),
         }
     }

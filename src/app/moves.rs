@@ -130,7 +130,7 @@ impl App {
             if let Some(rid) = request_id {
                 tx.answer_request(rid, &format!("{}:{ply}", l.row.id))?;
             }
-            let text = format_move(&before, mv, style, ctx.previous);
+            let text = public_move_text(&before, mv, ctx.previous);
             let msg = Msg::MovePlayed {
                 game_id: l.row.id,
                 mover: caller.who(),

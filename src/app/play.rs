@@ -9,7 +9,7 @@ use skillratings::Outcomes;
 use super::message::{ChallengeSummary, Ending, GameLine, Refusal, StartProblem, Who};
 use super::stored::rule_from;
 use super::{App, AppError, AppResult, BoardView, Caller, Place, Visibility};
-use crate::notation::{Style, Termination};
+use crate::notation::{format_move, Style, Termination};
 use crate::shogi::{Color, Game, GameError, Move, Outcome, Position};
 use crate::store::{GameRow, NewChallenge, PlayerRow, Reader, Tx};
 
@@ -57,6 +57,17 @@ pub(super) fn summary_of(c: &NewChallenge) -> ChallengeSummary {
         rated: c.rated,
         color: c.color.clone(),
     }
+}
+
+/// A move as public messages write it: the Japanese form with the Western
+/// one beside (`▲７六歩 (P-7f)`), the same for every reader of a thread.
+/// Private replies use the reader's own notation instead.
+pub(super) fn public_move_text(pos: &Position, mv: Move, previous: Option<Move>) -> String {
+    format!(
+        "{} ({})",
+        format_move(pos, mv, Style::Japanese, previous),
+        format_move(pos, mv, Style::Western, previous)
+    )
 }
 
 pub(super) fn style_of(p: &PlayerRow) -> Style {

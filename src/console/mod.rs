@@ -643,6 +643,7 @@ fn help(lang: Lang) -> Reply {
         notify: Vec::new(),
         attachment: None,
         replace: false,
+        settles: None,
         announcements: Vec::new(),
     }
 }

@@ -599,7 +599,8 @@ impl Bot {
             Some(r) => {
                 let done = joined(r);
                 let out = done.outgoing();
-                let sent = if out.replace && matches!(target, Target::Component(_)) {
+                let edits_first = out.replace || out.settle.is_some();
+                let sent = if edits_first && matches!(target, Target::Component(_)) {
                     // Not UPDATE_MESSAGE: serenity sends `attachments: []`
                     // with it and the board would vanish (serenity #3068).
                     // Acknowledge, then edit the message with the new board.
@@ -679,6 +680,17 @@ impl Bot {
             return;
         };
         let announcements = contract::announcements(&reply);
+        if let (Ok(()), Some(settle), Target::Component(c)) = (&sent, &out.settle, target) {
+            // After the answer (a follow-up), so that a failed edit never
+            // repeats it: the challenge's message says who answered it.
+            let edited = delivery::with_retries(LATER_ANSWER_BUDGET, || async {
+                c.edit_response(http, settle.edit()).await.map(drop)
+            })
+            .await;
+            if let Err(e) = edited {
+                tracing::warn!(error = %e, "settling the challenge's message failed");
+            }
+        }
         match sent {
             Ok(()) => {
                 for id in announcements {
@@ -705,19 +717,15 @@ impl Bot {
 
     /// Work after the answer: a thread for a new game, a DM for the player to move.
     async fn after(&self, http: &Arc<Http>, channel: ChannelId, reply: &Reply, out: &Outgoing) {
+        if let Some((game_id, sente, gote)) = started(&reply.msg) {
+            let name: String = format!("#{game_id} ☗{} – ☖{}", sente.name, gote.name)
+                .chars()
+                .take(100)
+                .collect();
+            self.open_thread(http, channel, game_id, &name, out).await;
+            return;
+        }
         match &reply.msg {
-            Msg::GameStarted {
-                game_id,
-                sente,
-                gote,
-                ..
-            } => {
-                let name: String = format!("#{game_id} ☗{} – ☖{}", sente.name, gote.name)
-                    .chars()
-                    .take(100)
-                    .collect();
-                self.open_thread(http, channel, *game_id, &name, out).await;
-            }
             Msg::MovePlayed {
                 game_id,
                 next: Some(next),
@@ -1012,6 +1020,27 @@ pub(crate) async fn computer_worker(bot: Bot, mut stop: watch::Receiver<bool>) {
             },
             _ = stop.changed() => return,
         }
+    }
+}
+
+/// The game a message starts (a challenge accepted, or a game against the
+/// computer, whose first move may follow in the same message): it gets a thread.
+fn started(msg: &Msg) -> Option<(i64, &crate::app::Who, &crate::app::Who)> {
+    match msg {
+        Msg::GameStarted {
+            game_id,
+            sente,
+            gote,
+            ..
+        }
+        | Msg::ComputerGameStarted {
+            game_id,
+            sente,
+            gote,
+            ..
+        } => Some((*game_id, sente, gote)),
+        Msg::Both(a, b) => started(a).or_else(|| started(b)),
+        _ => None,
     }
 }
 

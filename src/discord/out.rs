@@ -30,6 +30,9 @@ pub(crate) struct Outgoing {
     pub game_id: Option<i64>,
     /// Replaces the message whose button was pressed.
     pub replace: bool,
+    /// What the message whose button was pressed becomes, besides this
+    /// new message (an answered challenge).
+    pub settle: Option<Box<Outgoing>>,
 }
 
 impl Outgoing {
@@ -113,6 +116,10 @@ impl Outgoing {
             mentions,
             game_id: reply.board.as_ref().map(|b| b.game_id),
             replace: reply.replace,
+            settle: reply
+                .settles
+                .as_ref()
+                .map(|s| Box::new(Outgoing::fallback(s, &s.msg.localize(s.lang), None))),
         }
     }
 

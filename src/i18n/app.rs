@@ -372,6 +372,8 @@ impl Localize for Msg {
                 Some(c) => format!("{} fordert {} heraus (Herausforderung #{id}): {}.", name(challenger), name(c), summary(options, lang)),
                 None => format!("{} bietet eine offene Herausforderung an (#{id}), jeder darf annehmen: {}.", name(challenger), summary(options, lang)),
             },
+            (Msg::ChallengeAccepted { id, challenger, by, game_id }, Lang::En) => format!("Challenge #{id} by {}: accepted by {}, game #{game_id}.", name(challenger), name(by)),
+            (Msg::ChallengeAccepted { id, challenger, by, game_id }, Lang::De) => format!("Herausforderung #{id} von {}: angenommen von {}, Partie #{game_id}.", name(challenger), name(by)),
             (Msg::ChallengeDeclined { id, by }, Lang::En) => format!("{} declined challenge #{id}.", name(by)),
             (Msg::ChallengeDeclined { id, by }, Lang::De) => format!("{} hat Herausforderung #{id} abgelehnt.", name(by)),
             (Msg::ChallengeCancelled { id }, Lang::En) => format!("Challenge #{id} was withdrawn."),
@@ -397,6 +399,18 @@ impl Localize for Msg {
                 summary(options, lang),
                 name(to_move),
                 deadline.map_or(String::new(), |d| format!(" bis {}", at_rel(d)))
+            ),
+            (Msg::ComputerGameStarted { game_id, sente, gote, to_move }, Lang::En) => format!(
+                "Game #{game_id} begins: ☗ {} (Sente) vs ☖ {} (Gote); friendly, no deadline. {} to move.",
+                name(sente),
+                name(gote),
+                name(to_move)
+            ),
+            (Msg::ComputerGameStarted { game_id, sente, gote, to_move }, Lang::De) => format!(
+                "Partie #{game_id} beginnt: ☗ {} (Sente) gegen ☖ {} (Gote); freundschaftlich, ohne Frist. {} ist am Zug.",
+                name(sente),
+                name(gote),
+                name(to_move)
             ),
             (Msg::MovePlayed { game_id, mover, text, captured, promoted, check, repetitions, next, deadline, ending: end }, _) => {
                 let mut s = match lang {
