@@ -1045,7 +1045,10 @@ impl Run {
                     "/leaderboard",
                     &who,
                     &Predict::Ok("leaderboard".into()),
-                    |w| w.app.leaderboard(&who, at.guild),
+                    |w| {
+                        w.app
+                            .leaderboard(&who, at.guild, komadai::store::Ranking::Elo)
+                    },
                 );
             }
             _ => {

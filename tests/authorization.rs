@@ -478,7 +478,7 @@ fn rows() -> Vec<Row> {
         row("/stats", |a, t| a.stats(&t.caller, None), all(E::Public)),
         row(
             "/leaderboard",
-            |a, t| a.leaderboard(&t.caller, t.place.guild),
+            |a, t| a.leaderboard(&t.caller, t.place.guild, komadai::store::Ranking::Points),
             all(E::Public),
         ),
         row(

@@ -162,12 +162,12 @@ fn full_rated_game_to_checkmate_changes_ratings(b: Backend) {
         (&out[out.len() - 1], &out[out.len() - 2])
     };
     assert!(
-        text(w).contains("rating 1516 (1 rated game); 1 win, 0 losses"),
+        text(w).contains("rating 1516 (1 rated game), 10 points, 1000 Taler; 1 win, 0 losses"),
         "{}",
         text(w)
     );
     assert!(
-        text(l).contains("rating 1484 (1 rated game); 0 wins, 1 loss"),
+        text(l).contains("rating 1484 (1 rated game), -10 points, 1000 Taler; 0 wins, 1 loss"),
         "{}",
         text(l)
     );
@@ -212,6 +212,93 @@ fn sennichite_is_a_draw_and_perpetual_check_loses(b: Backend) {
     assert!(last.contains("bob wins by perpetual check"), "{last}");
 }
 
+fn points_taler_stakes_and_a_sennichite_replayed_at_once(b: Backend) {
+    let c = Console::on(b);
+    let cycle = "alice move R-3h\nbob move R-7b\nalice move R-2h\nbob move R-8b\n";
+    // Ten plies, so that resigning is a loss rather than an abort.
+    let opening = "alice move P-7f\nbob move P-3d\nalice move P-2f\nbob move P-8d\nalice move P-2e\nbob move P-8e\nalice move G-7h\nbob move G-3b\nalice move P-2d\nbob move Px2d\n";
+    let script = format!(
+        "alice challenge @bob rated=no stake=50\n\
+         alice challenge @bob stake=5000\n\
+         alice challenge @bob rated=yes color=sente stake=300\n\
+         bob accept\n\
+         alice stats\n\
+         {opening}\
+         alice resign\n\
+         alice press resign-yes:1\n\
+         bob stats\n\
+         bob leaderboard by=taler\n\
+         bob leaderboard by=points\n\
+         alice challenge @bob rated=yes color=sente stake=100 sennichite=yes\n\
+         bob accept\n\
+         {cycle}{cycle}{cycle}\
+         bob move P-7f\n\
+         bob settings language=de\n\
+         bob stats\n\
+         bob leaderboard by=chips\n"
+    );
+    let out = c.run(&script);
+    let t: Vec<&str> = out.iter().map(text).collect();
+    // Refusals say why and change nothing.
+    assert!(
+        !ok(&out[0]) && t[0].contains("Only rated games can have a stake"),
+        "{}",
+        t[0]
+    );
+    assert!(
+        !ok(&out[1]) && t[1].contains("alice has 1000 Taler, not enough for a stake of 5000."),
+        "{}",
+        t[1]
+    );
+    assert!(ok(&out[2]) && ok(&out[3]), "{out:#?}");
+    // Both stakes went into the pot when the game started.
+    assert!(t[4].contains(", 0 points, 700 Taler;"), "{}", t[4]);
+    assert!(
+        t[16].contains("bob wins")
+            && t[16].contains("bob: 1500 → 1516, +10 points.")
+            && t[16].contains("alice: 1500 → 1484, −10 points.")
+            && t[16].contains("bob takes the pot of 600 Taler."),
+        "{}",
+        t[16]
+    );
+    assert!(
+        t[17].contains("rating 1516 (1 rated game), 10 points, 1300 Taler;"),
+        "{}",
+        t[17]
+    );
+    assert_eq!(
+        t[18],
+        "Leaderboard by Taler:\n1. bob — 1300 Taler (1 game)\n2. alice — 700 Taler (1 game)"
+    );
+    assert_eq!(
+        t[19],
+        "Leaderboard by points:\n1. bob — 10 points (1 game)\n2. alice — -10 points (1 game)"
+    );
+    // The fourth repetition is a draw, the stakes go back, and the next
+    // game starts at once with colours swapped and the same stake.
+    let draw = t[33];
+    assert!(
+        draw.contains("Draw by sennichite")
+            && draw.contains("The stakes go back: 100 Taler each.")
+            && draw.contains(
+                "Game #2 is replayed at once, as the challenge asked: game #3, colours swapped, ☗ bob (Sente) vs ☖ alice (Gote). bob to move by "
+            ),
+        "{draw}"
+    );
+    assert!(
+        ok(&out[34]) && t[34].contains("#3: bob played ▲７六歩 (P-7f)"),
+        "{}",
+        t[34]
+    );
+    // 1300 + 100 back - 100 for the replay; the draw moved the rating a little.
+    assert!(
+        t[36].contains("(2 gewertete Partien), 10 Punkte, 1200 Taler;"),
+        "{}",
+        t[36]
+    );
+    assert!(!ok(&out[37]) && t[37].contains("by=chips"), "{}", t[37]);
+}
+
 fn declaration_resignation_abort_and_timeout(b: Backend) {
     // Entering-king declaration from a position where Sente may declare.
     let c = Console::on(b);
@@ -250,7 +337,8 @@ fn declaration_resignation_abort_and_timeout(b: Backend) {
     assert!(text(&out[out.len() - 4]).contains("only be aborted before ply 10"));
     assert!(text(&out[out.len() - 3]).contains("You will lose the game"));
     assert!(text(&out[out.len() - 2]).contains("bob wins by resignation"));
-    assert!(text(out.last().unwrap()).contains("rating 1516 (1 rated game); 1 win, 0 losses"));
+    assert!(text(out.last().unwrap())
+        .contains("rating 1516 (1 rated game), 10 points, 1000 Taler; 1 win, 0 losses"));
 
     // Timeout: the clock runs past the deadline; reminders come first, once each.
     let c = Console::on(b);
@@ -275,7 +363,8 @@ fn declaration_resignation_abort_and_timeout(b: Backend) {
         "{}",
         notices[2]
     );
-    assert!(text(out.last().unwrap()).contains("rating 1484 (1 rated game); 0 wins, 1 loss"));
+    assert!(text(out.last().unwrap())
+        .contains("rating 1484 (1 rated game), -10 points, 1000 Taler; 0 wins, 1 loss"));
 }
 
 fn handicap_and_minishogi_games_are_unrated(b: Backend) {
@@ -424,7 +513,7 @@ fn takeback_count_export_settings_and_leaderboard(b: Backend) {
     );
     let last = text(out.last().unwrap());
     assert!(
-        last.contains("1. alice — 1516 (1)") && last.contains("2. bob — 1484 (1)"),
+        last.contains("Leaderboard by rating:\n1. alice — 1516 (1 game)\n2. bob — 1484 (1 game)"),
         "{last}"
     );
 }
@@ -679,6 +768,7 @@ macro_rules! on_both_backends {
 on_both_backends!(
     full_rated_game_to_checkmate_changes_ratings,
     sennichite_is_a_draw_and_perpetual_check_loses,
+    points_taler_stakes_and_a_sennichite_replayed_at_once,
     declaration_resignation_abort_and_timeout,
     handicap_and_minishogi_games_are_unrated,
     illegal_and_malformed_moves_are_refused_in_english_and_german,

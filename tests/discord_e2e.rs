@@ -1220,6 +1220,107 @@ async fn play_the_computer_with_a_hint_and_an_analysis() {
     bot.shutdown().await;
 }
 
+/// A stake through Discord's options: both players put it in when the game
+/// starts, the winner takes the pot, and `/stats` and `/leaderboard by:` show
+/// points and Taler, in German too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stake_goes_to_the_winner_and_the_leaderboard_ranks_by_taler() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let too_much = command(
+        &fake,
+        ALICE,
+        "de",
+        CHANNEL,
+        "challenge",
+        json!([
+            opt("member", 6, json!(BOB.to_string())),
+            opt("stake", 4, json!(2000))
+        ]),
+    )
+    .await;
+    assert!(
+        too_much.ephemeral()
+            && too_much
+                .content()
+                .contains("hat 1000 Taler, zu wenig für einen Einsatz von 2000."),
+        "{}",
+        too_much.content()
+    );
+    let a = command(
+        &fake,
+        ALICE,
+        "en-US",
+        CHANNEL,
+        "challenge",
+        json!([
+            opt("member", 6, json!(BOB.to_string())),
+            opt("color", 3, json!("sente")),
+            opt("stake", 4, json!(250))
+        ]),
+    )
+    .await;
+    let accept_id = a
+        .buttons()
+        .into_iter()
+        .find(|b| b.starts_with("accept:"))
+        .expect("an Accept button");
+    let thread: u64 = accept(&fake, BOB, &accept_id)
+        .await
+        .parse()
+        .expect("thread");
+    for (i, mv) in [
+        "P-7f", "P-3d", "P-2f", "P-8d", "P-2e", "P-8e", "G-7h", "G-3b", "P-2d", "Px2d",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let who = if i % 2 == 0 { ALICE } else { BOB };
+        let a = command(
+            &fake,
+            who,
+            "en-US",
+            thread,
+            "move",
+            json!([opt("move", 3, json!(mv))]),
+        )
+        .await;
+        assert!(!a.ephemeral(), "{}", a.content());
+    }
+    command(&fake, BOB, "en-US", thread, "resign", json!([])).await;
+    let id = fake.button(BOB, "en-US", thread, "resign-yes:1");
+    let a = answer(&fake, &id).await;
+    assert!(
+        a.content().contains("takes the pot of 500 Taler."),
+        "{}",
+        a.content()
+    );
+    let a = command(&fake, BOB, "de", CHANNEL, "stats", json!([])).await;
+    assert!(
+        a.content().contains("-10 Punkte, 750 Taler;"),
+        "{}",
+        a.content()
+    );
+    let a = command(
+        &fake,
+        BOB,
+        "en-US",
+        CHANNEL,
+        "leaderboard",
+        json!([opt("by", 3, json!("taler"))]),
+    )
+    .await;
+    assert!(
+        a.content().starts_with("Leaderboard by Taler:\n1. ")
+            && a.content().contains("— 1250 Taler (1 game)\n2. ")
+            && a.content().ends_with("— 750 Taler (1 game)"),
+        "{}",
+        a.content()
+    );
+    bot.shutdown().await;
+}
+
 /// A clock that panics once when armed: a bug inside a use case, while it
 /// holds the store and has a transaction open.
 struct TrapClock {

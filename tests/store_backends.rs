@@ -11,7 +11,7 @@ use komadai::app::{App, Caller, ChallengeOptions, ManualClock, Place, SeededDice
 use komadai::i18n::Lang;
 use komadai::shogi::{Game, Move, Position};
 use komadai::store::{
-    outbox_backoff, Backend, NewGame, PuzzleRow, QuarantineRow, Store, StoreError,
+    outbox_backoff, Backend, NewGame, PuzzleRow, QuarantineRow, Ranking, Store, StoreError,
     OUTBOX_MAX_ATTEMPTS,
 };
 
@@ -247,6 +247,14 @@ fn games_records_and_leaderboard(backend: Backend) {
         tx.finish_game(g1, 1, "sente", "checkmate", 10)?;
         tx.set_rating(1, g1, 1500.0, 1516.0, 10)?;
         tx.set_rating(2, g1, 1500.0, 1484.0, 10)?;
+        // Points and Taler: the loser gains on Taler (a stake won elsewhere),
+        // so the two rankings differ; a stake larger than the balance
+        // takes nothing.
+        tx.add_to_purse(1, 10, -200)?;
+        tx.add_to_purse(2, -10, 0)?;
+        assert!(tx.take_stake(2, 300)?);
+        assert!(!tx.take_stake(1, 801)?);
+        tx.add_to_purse(2, 0, 600)?;
         tx.finish_game(g2, 0, "draw", "sennichite", 11)?;
         tx.finish_game(g3, 0, "gote", "resignation", 12)
     })
@@ -261,13 +269,24 @@ fn games_records_and_leaderboard(backend: Backend) {
         assert_eq!(r.ladder_results(1).unwrap(), vec![(None, false)]);
         assert!(r.is_ladder(g3).unwrap() && !r.is_ladder(g1).unwrap());
         assert_eq!(r.game_in_thread(99).unwrap().unwrap().id, g3);
-        let board = r.leaderboard(Some(10), 10).unwrap();
+        let ranked = |by| {
+            r.leaderboard(Some(10), by, 10)
+                .unwrap()
+                .iter()
+                .map(|p| (p.user_id, p.points, p.taler))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ranked(Ranking::Elo), vec![(1, 10, 800), (2, -10, 1300)]);
+        assert_eq!(ranked(Ranking::Points), vec![(1, 10, 800), (2, -10, 1300)]);
+        assert_eq!(ranked(Ranking::Taler), vec![(2, -10, 1300), (1, 10, 800)]);
+        assert!(r
+            .leaderboard(Some(11), Ranking::Elo, 10)
+            .unwrap()
+            .is_empty());
         assert_eq!(
-            board.iter().map(|p| p.user_id).collect::<Vec<_>>(),
-            vec![1, 2]
+            r.leaderboard(None, Ranking::Elo, 1).unwrap()[0].rating,
+            1516.0
         );
-        assert!(r.leaderboard(Some(11), 10).unwrap().is_empty());
-        assert_eq!(r.leaderboard(None, 1).unwrap()[0].rating, 1516.0);
         assert_eq!(r.recent_games_of(1, 2).unwrap()[0].id, g3);
         assert!(r.active_games_of(1).unwrap().is_empty());
     })

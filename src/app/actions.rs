@@ -34,6 +34,7 @@ impl App {
                     outcome: o,
                     winner,
                     ratings: Vec::new(),
+                    pot: 0,
                 }
             });
             let ending = match ending {
@@ -119,6 +120,24 @@ impl App {
             },
             deadline: if last { l.row.deadline } else { None },
             ending,
+        };
+        // A sennichite replayed at once: the announcement says so.
+        let msg = match tx.replayed_by(game_id)?.filter(|_| last) {
+            Some(next) => {
+                let n = Self::load(tx, next)?;
+                let sente = Self::who(tx, n.row.sente)?;
+                let gote = Self::who(tx, n.row.gote)?;
+                let replay = Msg::SennichiteReplay {
+                    game_id,
+                    new_game: next,
+                    to_move: Self::who(tx, n.to_move())?,
+                    sente,
+                    gote,
+                    deadline: n.row.deadline,
+                };
+                Msg::Both(Box::new(msg), Box::new(replay))
+            }
+            None => msg,
         };
         let lang = match reader.settings.language.as_deref() {
             Some("de") => crate::lang::Lang::De,

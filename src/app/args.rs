@@ -6,8 +6,9 @@
 use super::computer::{level_from, ComputerOptions};
 use super::message::Refusal;
 use super::stored::{handicap_from, rule_from};
-use super::ChallengeOptions;
+use super::{ChallengeOptions, MAX_STAKE};
 use crate::shogi::{Color, EnteringKingRule, Handicap, Position, Variant};
+use crate::store::Ranking;
 
 fn bad(key: &str, value: &str) -> Refusal {
     Refusal::BadArgument(format!("{key}={value}"))
@@ -48,6 +49,17 @@ pub fn color_arg(value: Option<&str>) -> Result<Option<Color>, Refusal> {
     }
 }
 
+/// What a leaderboard ranks by: `elo` (also `rating`, the default),
+/// `points` or `taler`.
+pub fn ranking_arg(value: Option<&str>) -> Result<Ranking, Refusal> {
+    match value.map(str::to_ascii_lowercase).as_deref() {
+        None | Some("elo" | "rating") => Ok(Ranking::Elo),
+        Some("points" | "punkte") => Ok(Ranking::Points),
+        Some("taler") => Ok(Ranking::Taler),
+        Some(_) => Err(bad("by", value.unwrap_or_default())),
+    }
+}
+
 /// What `/challenge` was given, as text (missing: the default).
 #[derive(Clone, Debug, Default)]
 pub struct ChallengeArgs<'a> {
@@ -65,6 +77,10 @@ pub struct ChallengeArgs<'a> {
     pub color: Option<&'a str>,
     /// A custom start position (its board size decides the variant).
     pub start: Option<Position>,
+    /// `stake`: Taler each player puts in (rated games only).
+    pub stake: Option<i64>,
+    /// `sennichite`: replay a sennichite at once with colours swapped.
+    pub sennichite_replay: Option<bool>,
 }
 
 impl ChallengeArgs<'_> {
@@ -91,6 +107,13 @@ impl ChallengeArgs<'_> {
         let can_be_rated =
             o.variant == Variant::Standard && o.handicap.is_none() && o.start.is_none();
         o.rated = self.rated.unwrap_or(can_be_rated);
+        if let Some(s) = self.stake {
+            if !(0..=MAX_STAKE).contains(&s) {
+                return Err(bad("stake", &s.to_string()));
+            }
+            o.stake = s;
+        }
+        o.sennichite_replay = self.sennichite_replay.unwrap_or(false);
         Ok(o)
     }
 }

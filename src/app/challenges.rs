@@ -29,6 +29,11 @@ pub struct ChallengeOptions {
     pub color: Option<Color>,
     /// A custom start position (never rated); its board size decides the variant.
     pub start: Option<Position>,
+    /// Taler each player puts in (rated games only; 0: none).
+    pub stake: i64,
+    /// A sennichite starts the next game at once, colours swapped (the
+    /// professional rule), instead of ending in a draw.
+    pub sennichite_replay: bool,
 }
 
 impl Default for ChallengeOptions {
@@ -41,9 +46,20 @@ impl Default for ChallengeOptions {
             rated: true,
             color: None,
             start: None,
+            stake: 0,
+            sennichite_replay: false,
         }
     }
 }
+
+/// The largest stake a challenge may set, in Taler.
+pub const MAX_STAKE: i64 = 100_000;
+
+/// Every player's Taler balance before their first game.
+pub const START_TALER: i64 = 1000;
+
+/// Points a rated win gives (and a rated loss takes).
+pub const POINTS_PER_GAME: i64 = 10;
 
 /// The allowed days per move.
 pub const DAYS_PER_MOVE: [i64; 6] = [1, 2, 3, 5, 7, 14];
@@ -92,6 +108,9 @@ impl App {
         {
             return Err(Refusal::UnratedVariant.into());
         }
+        if opts.stake > 0 && !opts.rated {
+            return Err(Refusal::StakeNeedsRated.into());
+        }
         let now = self.now();
         let store = self.store()?;
         store.transaction(|tx| -> AppResult<_> {
@@ -103,6 +122,15 @@ impl App {
             self.caps
                 .check_challenge(tx, caller.id, opponent.map(|(id, _)| id))?;
             self.caps.check_games(tx, caller.id, true)?;
+            let purse = Self::player(tx, caller.id)?.taler;
+            if purse < opts.stake {
+                return Err(Refusal::NotEnoughTaler {
+                    who: caller.who(),
+                    have: purse,
+                    need: opts.stake,
+                }
+                .into());
+            }
             if opponent.is_some() {
                 self.caps.take(tx, caller.id, Kind::Ping, now)?;
             }
@@ -126,6 +154,8 @@ impl App {
                 created_at: now,
                 expires_at: now + CHALLENGE_TTL,
                 start_sfen: opts.start.as_ref().map(Position::to_sfen),
+                stake: opts.stake,
+                sennichite_replay: opts.sennichite_replay,
             };
             let id = tx.insert_challenge(&c)?;
             Ok(Self::challenge_reply(
@@ -243,6 +273,21 @@ impl App {
                 deadline: Some(now + c.data.days_per_move * DAY),
                 created_at: now,
             };
+            // Both stakes go into the pot now; a refusal rolls both back.
+            for player in [c.data.challenger, caller.id] {
+                if c.data.stake > 0 && !tx.take_stake(player, c.data.stake)? {
+                    let p = Self::player(tx, player)?;
+                    return Err(Refusal::NotEnoughTaler {
+                        who: Who {
+                            id: p.user_id,
+                            name: p.display_name,
+                        },
+                        have: p.taler,
+                        need: c.data.stake,
+                    }
+                    .into());
+                }
+            }
             let game_id = tx.insert_game(&g)?;
             tx.close_challenge(c.id, "accepted", Some(game_id))?;
             let l = Self::load(tx, game_id)?;
@@ -371,6 +416,8 @@ impl App {
                     && row.start_sfen != Position::startpos().to_sfen()
                     && row.start_sfen != Position::minishogi_startpos().to_sfen())
                 .then(|| row.start_sfen.clone()),
+                stake: tx.stake_of_game(row.id)?,
+                sennichite_replay: tx.sennichite_replay_of_game(row.id)?,
             };
             let id = tx.insert_challenge(&c)?;
             let who = Self::who(tx, opponent)?;

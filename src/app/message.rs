@@ -22,8 +22,11 @@ pub struct Ending {
     pub outcome: Outcome,
     /// The winner, if any.
     pub winner: Option<Who>,
-    /// Rating changes `(player, before, after)` for rated games.
+    /// Rating changes `(player, before, after)` for rated games (their
+    /// points change by [`super::POINTS_PER_GAME`] with a win or a loss).
     pub ratings: Vec<(Who, f64, f64)>,
+    /// The pot of Taler (both stakes): the winner's, or given back.
+    pub pot: i64,
 }
 
 /// A line of `/games`.
@@ -110,6 +113,22 @@ pub enum Msg {
         gote: Who,
         /// Whose turn it is.
         to_move: Who,
+    },
+    /// A sennichite was replayed at once (the challenge's option): the next
+    /// game, colours swapped, in the same place.
+    SennichiteReplay {
+        /// The drawn game.
+        game_id: i64,
+        /// The new game.
+        new_game: i64,
+        /// Sente of the new game.
+        sente: Who,
+        /// Gote of the new game.
+        gote: Who,
+        /// Who moves first in it.
+        to_move: Who,
+        /// Deadline of its first move.
+        deadline: Option<i64>,
     },
     /// A move was played.
     MovePlayed {
@@ -275,6 +294,10 @@ pub enum Msg {
         rating: f64,
         /// Rated games.
         rated_games: i64,
+        /// Points (+10 a rated win, -10 a rated loss).
+        points: i64,
+        /// Taler balance.
+        taler: i64,
         /// Wins.
         wins: i64,
         /// Losses.
@@ -293,7 +316,12 @@ pub enum Msg {
         step: usize,
     },
     /// Server leaderboard: (player, rating, rated games).
-    Leaderboard(Vec<(Who, f64, i64)>),
+    Leaderboard {
+        /// What it ranks by.
+        by: crate::store::Ranking,
+        /// (player, rating, points, Taler, rated games), best first.
+        rows: Vec<(Who, f64, i64, i64, i64)>,
+    },
     /// Reminder before the deadline.
     Reminder {
         /// Game id.
@@ -509,6 +537,19 @@ pub enum Refusal {
     /// Handicap and minishogi games are never rated.
     #[error("handicap and minishogi games are never rated")]
     UnratedVariant,
+    /// A stake needs a rated game.
+    #[error("stakes are for rated games")]
+    StakeNeedsRated,
+    /// A player's Taler do not cover the stake.
+    #[error("not enough Taler")]
+    NotEnoughTaler {
+        /// Whose balance is short.
+        who: Who,
+        /// Their balance.
+        have: i64,
+        /// The stake.
+        need: i64,
+    },
     /// Handicaps are for 9×9 games.
     #[error("handicaps exist only for 9×9 shogi")]
     HandicapInMinishogi,

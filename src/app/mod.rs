@@ -29,9 +29,9 @@ mod stored;
 use std::sync::{Arc, Mutex};
 
 pub use actions::Action;
-pub use args::{ChallengeArgs, ComputerArgs};
+pub use args::{ranking_arg, ChallengeArgs, ComputerArgs};
 pub use caps::{Caps, CapsError, Rate};
-pub use challenges::{ChallengeOptions, DAYS_PER_MOVE};
+pub use challenges::{ChallengeOptions, DAYS_PER_MOVE, MAX_STAKE, POINTS_PER_GAME, START_TALER};
 pub use computer::{computer_id, computer_who, level_from, level_of, ComputerOptions, LADDER};
 pub use learn::{Lesson, LESSONS};
 pub use message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Swing, Who};

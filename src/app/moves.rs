@@ -4,7 +4,7 @@
 use super::message::{Msg, Refusal};
 use super::{check_len, App, AppResult, ButtonAction, Caller, Place, Reply, Visibility, DAY};
 use crate::notation::{format_move, parse_move, InputContext};
-use crate::shogi::{declaration_check, EnteringKingRule, GameError, Move};
+use crate::shogi::{declaration_check, DrawReason, EnteringKingRule, GameError, Move, Outcome};
 
 use super::play::*;
 
@@ -116,6 +116,12 @@ impl App {
                 Some(o) => Some(Self::finish(tx, &l, o, now)?),
                 None => None,
             };
+            let replay = match outcome {
+                Some(Outcome::Draw(DrawReason::Sennichite)) => {
+                    Self::replay_sennichite(tx, &l, now)?
+                }
+                _ => None,
+            };
             if super::level_of(caller.id).is_some() {
                 tx.finish_computer_job(l.row.id)?;
             } else if ending.is_none() && super::level_of(next).is_some() {
@@ -150,13 +156,18 @@ impl App {
                 deadline,
                 ending: ending.clone(),
             };
+            let replayed = replay.is_some();
+            let msg = match replay {
+                Some(next) => Msg::Both(Box::new(msg), Box::new(next)),
+                None => msg,
+            };
             let mut r = Reply::public(msg, caller.lang);
             r.announcements = vec![announcement];
             let opponent = Self::player(tx, l.row.opponent_of(caller.id))?;
             r.board = Some(Self::board_view(&l, &opponent, Visibility::Public));
             r.notify = vec![opponent.user_id];
             if ending.is_some() {
-                if !l.against_computer() {
+                if !l.against_computer() && !replayed {
                     r.buttons.push(ButtonAction::Rematch.button(l.row.id));
                 }
             } else if l.game.rule() == EnteringKingRule::Declaration27

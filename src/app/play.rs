@@ -6,12 +6,12 @@
 use skillratings::elo::{elo, EloConfig, EloRating};
 use skillratings::Outcomes;
 
-use super::message::{ChallengeSummary, Ending, GameLine, Refusal, StartProblem, Who};
+use super::message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Who};
 use super::stored::rule_from;
-use super::{App, AppError, AppResult, BoardView, Caller, Place, Visibility};
+use super::{App, AppError, AppResult, BoardView, Caller, Place, Visibility, POINTS_PER_GAME};
 use crate::notation::{format_move, Style, Termination};
 use crate::shogi::{Color, Game, GameError, Move, Outcome, Position};
-use crate::store::{GameRow, NewChallenge, PlayerRow, Reader, Tx};
+use crate::store::{GameRow, NewChallenge, NewGame, PlayerRow, Reader, Tx};
 
 /// Whether a board of game `row` is drawn from Gote's side for `viewer`.
 /// Public posts always show Sente at the bottom, so that everyone following
@@ -274,6 +274,10 @@ impl App {
             );
             tx.set_rating(s.user_id, l.row.id, s.rating, ns.rating, now)?;
             tx.set_rating(g.user_id, l.row.id, g.rating, ng.rating, now)?;
+            if let Some(w) = outcome.winner() {
+                tx.add_to_purse(l.user_of(w), POINTS_PER_GAME, 0)?;
+                tx.add_to_purse(l.user_of(!w), -POINTS_PER_GAME, 0)?;
+            }
             ratings.push((
                 Who {
                     id: s.user_id,
@@ -291,11 +295,107 @@ impl App {
                 ng.rating,
             ));
         }
+        // The pot: the winner's; a draw or an abort gives each stake back.
+        let stake = tx.stake_of_game(l.row.id)?;
+        if stake > 0 {
+            match outcome.winner() {
+                Some(w) => tx.add_to_purse(l.user_of(w), 0, 2 * stake)?,
+                None => {
+                    tx.add_to_purse(l.row.sente, 0, stake)?;
+                    tx.add_to_purse(l.row.gote, 0, stake)?;
+                }
+            }
+        }
         Ok(Ending {
             outcome,
             winner,
             ratings,
+            pot: 2 * stake,
         })
+    }
+}
+
+impl App {
+    /// After a sennichite in a game whose challenge asked for it: the next
+    /// game starts at once in the same place (thread), with colours
+    /// swapped, the same options and stake, linked to the drawn one. A
+    /// handicap game keeps its sides (the handicap stays with the stronger
+    /// player). `None` when the challenge did not ask for a replay.
+    pub(super) fn replay_sennichite(tx: &Tx<'_>, l: &Loaded, now: i64) -> AppResult<Option<Msg>> {
+        if !tx.sennichite_replay_of_game(l.row.id)? {
+            return Ok(None);
+        }
+        let swap = l.row.handicap.is_none();
+        let (sente, gote) = if swap {
+            (l.row.gote, l.row.sente)
+        } else {
+            (l.row.sente, l.row.gote)
+        };
+        let deadline = Some(now + l.row.days_per_move * super::DAY);
+        let g = NewGame {
+            guild_id: l.row.guild_id,
+            channel_id: l.row.channel_id,
+            variant: l.row.variant.clone(),
+            handicap: l.row.handicap.clone(),
+            rule: l.row.rule.clone(),
+            days_per_move: l.row.days_per_move,
+            rated: l.row.rated,
+            sente,
+            gote,
+            start_sfen: l.row.start_sfen.clone(),
+            deadline,
+            created_at: now,
+        };
+        let game_id = tx.insert_game(&g)?;
+        tx.set_replay_of(game_id, l.row.id)?;
+        if let Some(thread) = l.row.thread_id {
+            tx.set_thread(game_id, thread)?;
+        }
+        // The replay's options (stake, replaying again) live, as for every
+        // game, in the accepted challenge that started it.
+        let stake = tx.stake_of_game(l.row.id)?;
+        let took = stake > 0 && tx.take_stake(sente, stake)? && {
+            if tx.take_stake(gote, stake)? {
+                true
+            } else {
+                tx.add_to_purse(sente, 0, stake)?;
+                false
+            }
+        };
+        let c = NewChallenge {
+            guild_id: l.row.guild_id,
+            channel_id: l.row.channel_id,
+            challenger: sente,
+            challenged: Some(gote),
+            variant: l.row.variant.clone(),
+            handicap: l.row.handicap.clone(),
+            rule: l.row.rule.clone(),
+            days_per_move: l.row.days_per_move,
+            rated: l.row.rated,
+            color: "sente".into(),
+            rematch_of: Some(l.row.id),
+            created_at: now,
+            expires_at: now,
+            start_sfen: Some(l.row.start_sfen.clone()),
+            stake: if took { stake } else { 0 },
+            sennichite_replay: true,
+        };
+        let challenge = tx.insert_challenge(&c)?;
+        tx.close_challenge(challenge, "accepted", Some(game_id))?;
+        let start = Position::from_sfen(&l.row.start_sfen)
+            .map_err(|e| AppError::Internal(format!("game {}: {e}", l.row.id)))?;
+        let first = match start.side_to_move() {
+            Color::Sente => sente,
+            Color::Gote => gote,
+        };
+        Ok(Some(Msg::SennichiteReplay {
+            game_id: l.row.id,
+            new_game: game_id,
+            sente: Self::who(tx, sente)?,
+            gote: Self::who(tx, gote)?,
+            to_move: Self::who(tx, first)?,
+            deadline,
+        }))
     }
 }
 
@@ -420,6 +520,7 @@ pub(super) fn stored_ending(tx: &Reader<'_>, row: &GameRow) -> AppResult<Option<
         outcome,
         winner,
         ratings: Vec::new(),
+        pot: 0,
     }))
 }
 

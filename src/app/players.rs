@@ -90,6 +90,8 @@ impl App {
                     },
                     rating: p.rating,
                     rated_games: p.rated_games,
+                    points: p.points,
+                    taler: p.taler,
                     wins,
                     losses,
                     draws,
@@ -101,11 +103,17 @@ impl App {
         })
     }
 
-    /// `/leaderboard` of a server (everyone when `guild` is `None`).
-    pub fn leaderboard(&self, caller: &Caller, guild: Option<i64>) -> AppResult {
+    /// `/leaderboard` of a server (everyone when `guild` is `None`), by
+    /// Elo, points or Taler.
+    pub fn leaderboard(
+        &self,
+        caller: &Caller,
+        guild: Option<i64>,
+        by: crate::store::Ranking,
+    ) -> AppResult {
         let store = self.store()?;
-        let rows = store.read(|r| r.leaderboard(guild, 10))?;
-        let list = rows
+        let rows = store.read(|r| r.leaderboard(guild, by, 10))?;
+        let rows = rows
             .into_iter()
             .map(|p| {
                 (
@@ -114,11 +122,13 @@ impl App {
                         name: p.display_name,
                     },
                     p.rating,
+                    p.points,
+                    p.taler,
                     p.rated_games,
                 )
             })
             .collect();
-        Ok(Reply::public(Msg::Leaderboard(list), caller.lang))
+        Ok(Reply::public(Msg::Leaderboard { by, rows }, caller.lang))
     }
 
     /// The display name of a user, if known.

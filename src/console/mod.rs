@@ -294,10 +294,26 @@ impl Console {
                     rated,
                     color: kv.get("color"),
                     start,
+                    stake: kv.number("stake")?,
+                    sennichite_replay: kv
+                        .get("sennichite")
+                        .map(|r| {
+                            parse_bool(r)
+                                .ok_or_else(|| Refusal::BadArgument(format!("sennichite={r}")))
+                        })
+                        .transpose()?,
                 }
                 .options()?;
                 kv.only(&[
-                    "variant", "handicap", "rule", "days", "rated", "color", "sfen",
+                    "variant",
+                    "handicap",
+                    "rule",
+                    "days",
+                    "rated",
+                    "color",
+                    "sfen",
+                    "stake",
+                    "sennichite",
                 ])?;
                 let opp = opponent.map(|n| (user_id(&n), n));
                 self.app.challenge(
@@ -475,9 +491,10 @@ impl Console {
                 self.app.stats(caller, user)
             }
             "leaderboard" => {
-                kv.only(&[])?;
+                let by = crate::app::ranking_arg(kv.get("by"))?;
+                kv.only(&["by"])?;
                 kv.no_positional()?;
-                self.app.leaderboard(caller, None)
+                self.app.leaderboard(caller, None, by)
             }
             "play" => {
                 kv.only(&["level", "variant", "handicap", "color"])?;

@@ -147,6 +147,24 @@ fn challenge() -> CreateCommand {
         ),
     );
     let color = color_option();
+    let stake = option(
+        CommandOptionType::Integer,
+        ("stake", "einsatz"),
+        (
+            "Taler each player puts in; the winner takes the pot (rated games)",
+            "Taler, die jeder einsetzt; der Sieger bekommt alles (gewertete Partien)",
+        ),
+    )
+    .min_int_value(1)
+    .max_int_value(crate::app::MAX_STAKE as u64);
+    let sennichite = option(
+        CommandOptionType::Boolean,
+        ("sennichite", "sennichite"),
+        (
+            "On sennichite, replay at once with colours swapped (professional rule)",
+            "Bei Sennichite sofort neu mit getauschten Farben (Profiregel)",
+        ),
+    );
     command(
         ("challenge", "herausfordern"),
         (
@@ -161,6 +179,8 @@ fn challenge() -> CreateCommand {
     .add_option(days)
     .add_option(rated)
     .add_option(color)
+    .add_option(stake)
+    .add_option(sennichite)
 }
 
 fn play() -> CreateCommand {
@@ -495,7 +515,22 @@ pub fn all() -> Vec<CreateCommand> {
                 "The best rated players here",
                 "Die bestbewerteten Spieler hier",
             ),
-        ),
+        )
+        .add_option(choices(
+            option(
+                CommandOptionType::String,
+                ("by", "nach"),
+                (
+                    "Rank by rating, points or Taler",
+                    "Nach Wertung, Punkten oder Talern",
+                ),
+            ),
+            &[
+                ("elo", ("Rating (Elo)", "Wertung (Elo)")),
+                ("points", ("Points", "Punkte")),
+                ("taler", ("Taler", "Taler")),
+            ],
+        )),
         command(
             ("help", "hilfe"),
             (

@@ -188,6 +188,8 @@ fn run_command(
                 rated: o.bool("rated"),
                 color: o.str("color"),
                 start: None,
+                stake: o.int("stake"),
+                sennichite_replay: o.bool("sennichite"),
             }
             .options()?;
             app.challenge(caller, o.user("member"), &opts, place)
@@ -255,7 +257,10 @@ fn run_command(
         },
         "learn" => app.learn(caller, o.int("lesson"), o.str("move")),
         "stats" => app.stats(caller, o.user("member").map(|(id, _)| id)),
-        "leaderboard" => app.leaderboard(caller, place.guild),
+        "leaderboard" => {
+            let by = crate::app::ranking_arg(o.str("by"))?;
+            app.leaderboard(caller, place.guild, by)
+        }
         "help" => Ok(app.slash_help(caller)),
         other => Err(Refusal::UnknownCommand(other.chars().take(40).collect()).into()),
     }

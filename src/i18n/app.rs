@@ -5,6 +5,7 @@ use crate::app::{
     ButtonAction, ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Swing, Who,
 };
 use crate::shogi::{DeclarationMissing, DrawReason, Handicap, Outcome, WinReason};
+use crate::store::Ranking;
 
 /// A Unix time as `YYYY-MM-DD HH:MM UTC`.
 #[must_use]
@@ -198,6 +199,14 @@ fn n_of(n: impl Into<i64>, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// Points (of the points table beside Elo), with their noun.
+fn n_points(n: i64, lang: Lang) -> String {
+    match lang {
+        Lang::En => n_of(n, "point", "points"),
+        Lang::De => n_of(n, "Punkt", "Punkte"),
+    }
+}
+
 /// Wins, losses and draws, each with its noun.
 fn record(wins: i64, losses: i64, draws: i64, lang: Lang) -> String {
     match lang {
@@ -320,8 +329,25 @@ fn ending(e: &Ending, lang: Lang) -> String {
             "Die Partie wurde vor dem 10. Halbzug abgebrochen: kein Ergebnis, keine Wertungsänderung.".into()
         }
     };
+    let won = e.winner.as_ref().map(|w| w.id);
     for (who, before, after) in &e.ratings {
-        s.push_str(&format!(" {}: {:.0} → {:.0}.", who.name, before, after));
+        let points = match won {
+            Some(w) if w == who.id => format!(", +{}", n_points(crate::app::POINTS_PER_GAME, lang)),
+            Some(_) => format!(", −{}", n_points(crate::app::POINTS_PER_GAME, lang)),
+            None => String::new(),
+        };
+        s.push_str(&format!(
+            " {}: {:.0} → {:.0}{points}.",
+            who.name, before, after
+        ));
+    }
+    if e.pot > 0 {
+        s.push_str(&match (&e.winner, lang) {
+            (Some(w), Lang::En) => format!(" {} takes the pot of {} Taler.", w.name, e.pot),
+            (Some(w), Lang::De) => format!(" {} gewinnt den Einsatz von {} Taler.", w.name, e.pot),
+            (None, Lang::En) => format!(" The stakes go back: {} Taler each.", e.pot / 2),
+            (None, Lang::De) => format!(" Die Einsätze gehen zurück: je {} Taler.", e.pot / 2),
+        });
     }
     s
 }
@@ -397,6 +423,20 @@ impl Localize for Msg {
                 name(sente),
                 name(gote),
                 summary(options, lang),
+                name(to_move),
+                deadline.map_or(String::new(), |d| format!(" bis {}", at_rel(d)))
+            ),
+            (Msg::SennichiteReplay { game_id, new_game, sente, gote, to_move, deadline }, Lang::En) => format!(
+                "Game #{game_id} is replayed at once, as the challenge asked: game #{new_game}, colours swapped, ☗ {} (Sente) vs ☖ {} (Gote). {} to move{}.",
+                name(sente),
+                name(gote),
+                name(to_move),
+                deadline.map_or(String::new(), |d| format!(" by {}", at_rel(d)))
+            ),
+            (Msg::SennichiteReplay { game_id, new_game, sente, gote, to_move, deadline }, Lang::De) => format!(
+                "Partie #{game_id} wird sofort neu gespielt, wie die Herausforderung es wollte: Partie #{new_game} mit getauschten Farben, ☗ {} (Sente) gegen ☖ {} (Gote). {} ist am Zug{}.",
+                name(sente),
+                name(gote),
                 name(to_move),
                 deadline.map_or(String::new(), |d| format!(" bis {}", at_rel(d)))
             ),
@@ -539,11 +579,12 @@ impl Localize for Msg {
                     Lang::De => format!("Deine Einstellungen: Notation: {notation}; Steine: {pieces}; Farbschema: {theme}; Bretter nur für dich: {orientation} (öffentliche Bretter: Sente unten); Sprache: {language}; DMs wenn du am Zug bist: {dms}."),
                 }
             }
-            (Msg::Stats { who, rating, rated_games, wins, losses, draws, computer, ladder }, Lang::En) => {
+            (Msg::Stats { who, rating, rated_games, points, taler, wins, losses, draws, computer, ladder }, Lang::En) => {
                 let mut s = format!(
-                    "{}: rating {rating:.0} ({}); {}.",
+                    "{}: rating {rating:.0} ({}), {}, {taler} Taler; {}.",
                     name(who),
                     n_of(*rated_games, "rated game", "rated games"),
+                    n_points(*points, lang),
                     record(*wins, *losses, *draws, lang)
                 );
                 for (level, w, l, d) in computer {
@@ -554,11 +595,12 @@ impl Localize for Msg {
                 }
                 s
             }
-            (Msg::Stats { who, rating, rated_games, wins, losses, draws, computer, ladder }, Lang::De) => {
+            (Msg::Stats { who, rating, rated_games, points, taler, wins, losses, draws, computer, ladder }, Lang::De) => {
                 let mut s = format!(
-                    "{}: Wertung {rating:.0} ({}); {}.",
+                    "{}: Wertung {rating:.0} ({}), {}, {taler} Taler; {}.",
                     name(who),
                     n_of(*rated_games, "gewertete Partie", "gewertete Partien"),
+                    n_points(*points, lang),
                     record(*wins, *losses, *draws, lang)
                 );
                 for (level, w, l, d) in computer {
@@ -607,17 +649,33 @@ impl Localize for Msg {
                     .collect::<Vec<_>>()
                     .join("\n")
             }
-            (Msg::Leaderboard(rows), _) if rows.is_empty() => match lang {
+            (Msg::Leaderboard { rows, .. }, _) if rows.is_empty() => match lang {
                 Lang::En => "No rated games yet.".into(),
                 Lang::De => "Noch keine gewerteten Partien.".into(),
             },
-            (Msg::Leaderboard(rows), _) => {
-                let head = match lang {
-                    Lang::En => "Leaderboard:",
-                    Lang::De => "Rangliste:",
+            (Msg::Leaderboard { by, rows }, _) => {
+                let head = match (by, lang) {
+                    (Ranking::Elo, Lang::En) => "Leaderboard by rating:",
+                    (Ranking::Elo, Lang::De) => "Rangliste nach Wertung:",
+                    (Ranking::Points, Lang::En) => "Leaderboard by points:",
+                    (Ranking::Points, Lang::De) => "Rangliste nach Punkten:",
+                    (Ranking::Taler, Lang::En) => "Leaderboard by Taler:",
+                    (Ranking::Taler, Lang::De) => "Rangliste nach Talern:",
+                };
+                let line = |(i, (w, rating, points, taler, games)): (usize, &(Who, f64, i64, i64, i64))| {
+                    let games = match lang {
+                        Lang::En => n_of(*games, "game", "games"),
+                        Lang::De => n_of(*games, "Partie", "Partien"),
+                    };
+                    let first = match by {
+                        Ranking::Elo => format!("{rating:.0}"),
+                        Ranking::Points => n_points(*points, lang),
+                        Ranking::Taler => format!("{taler} Taler"),
+                    };
+                    format!("{}. {} — {first} ({games})", i + 1, name(w))
                 };
                 std::iter::once(head.to_string())
-                    .chain(rows.iter().enumerate().map(|(i, (w, r, n))| format!("{}. {} — {r:.0} ({n})", i + 1, name(w))))
+                    .chain(rows.iter().enumerate().map(line))
                     .collect::<Vec<_>>()
                     .join("\n")
             }
@@ -635,7 +693,7 @@ impl Localize for Msg {
             ),
             (Msg::SlashHelp, Lang::En) => "\
 **komadai** — correspondence shogi on Discord. New to shogi? Start with **/learn**: 15 short lessons, from the pawn to your first minishogi game.
-**/challenge** a member (days per move, rated or friendly, variant, handicap, colour); they accept with the button, and the game gets its own thread.
+**/challenge** a member (days per move, rated or friendly, variant, handicap, colour, a stake of Taler, sennichite replayed at once); they accept with the button, and the game gets its own thread.
 **/move** plays your move: pick it from the list while you type, or write it as 7g7f, P-7f, P-76, ７六歩, S*4e or 同歩.
 **/board** shows your game, **/games** all your games and whose turn it is.
 **/takeback** asks to take back, **/resign** gives up (it asks first), **/abort** ends a game in its first moves, **/declare** claims an entering-king win, **/count** proposes counting points.
@@ -644,10 +702,10 @@ impl Localize for Msg {
 **/puzzle** a mate puzzle, today's puzzle, who solved it or your streak; answer with /move.
 **/export** a game as KIF, CSA, SFEN or an animated GIF.
 **/settings** notation, piece style, colours, board orientation, language and DMs on your turn.
-**/stats** ratings and records, **/leaderboard** the best rated players here.".into(),
+**/stats** rating, points, Taler and records; **/leaderboard** the best players here by rating, points or Taler (play money: a rated win gives 10 points, the winner takes the stakes).".into(),
             (Msg::SlashHelp, Lang::De) => "\
 **komadai** — Shogi im Fernspiel auf Discord. Neu bei Shogi? Fang mit **/lernen** an: 15 kurze Lektionen, vom Bauern bis zu deiner ersten Minishogi-Partie.
-**/herausfordern** fordert ein Mitglied heraus (Tage pro Zug, gewertet oder freundschaftlich, Variante, Vorgabe, Farbe); es nimmt mit dem Knopf an, und die Partie bekommt einen eigenen Thread.
+**/herausfordern** fordert ein Mitglied heraus (Tage pro Zug, gewertet oder freundschaftlich, Variante, Vorgabe, Farbe, ein Einsatz in Talern, Sennichite sofort neu gespielt); es nimmt mit dem Knopf an, und die Partie bekommt einen eigenen Thread.
 **/zug** spielt deinen Zug: wähle ihn beim Tippen aus der Liste oder schreib ihn als 7g7f, P-7f, P-76, ７六歩, S*4e oder 同歩.
 **/brett** zeigt deine Partie, **/partien** alle deine Partien und wer am Zug ist.
 **/zuruecknehmen** bittet um Zurücknahme, **/aufgeben** gibt auf (nach Rückfrage), **/abbrechen** beendet eine Partie in den ersten Zügen, **/erklaeren** beansprucht den Sieg durch Einzug des Königs, **/zaehlen** schlägt das Punktezählen vor.
@@ -656,9 +714,9 @@ impl Localize for Msg {
 **/problem** ein Mattproblem, das Tagesproblem, wer es gelöst hat oder deine Serie; antworte mit /zug.
 **/exportieren** eine Partie als KIF, CSA, SFEN oder animiertes GIF.
 **/einstellungen** Notation, Figurenstil, Farben, Ausrichtung des Bretts, Sprache und DMs, wenn du am Zug bist.
-**/statistik** Wertungen und Bilanzen, **/rangliste** die bestbewerteten Spieler hier.".into(),
-            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
-            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=…], stats [@user], leaderboard, play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
+**/statistik** Wertung, Punkte, Taler und Bilanzen; **/rangliste** die besten Spieler hier nach Wertung, Punkten oder Talern (Spielgeld: ein gewerteter Sieg bringt 10 Punkte, der Sieger bekommt die Einsätze).".into(),
+            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=…], stats [@user], leaderboard [by=elo|points|taler], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=…], stats [@user], leaderboard [by=elo|points|taler], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
             (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::En) => format!(
                 "{}Puzzle {puzzle_id}: mate in {}, {} to move. Every move must give check; answer with /move.",
                 if *daily { "Daily puzzle. " } else { "" },
@@ -806,6 +864,10 @@ impl Localize for Refusal {
             (Refusal::OwnChallenge, Lang::De) => "Du kannst deine eigene Herausforderung nicht annehmen.".into(),
             (Refusal::UnratedVariant, Lang::En) => "Handicap and minishogi games are never rated: choose rated: no.".into(),
             (Refusal::UnratedVariant, Lang::De) => "Vorgabe- und Minishogi-Partien werden nie gewertet: wähle rated: nein.".into(),
+            (Refusal::StakeNeedsRated, Lang::En) => "Only rated games can have a stake: leave out stake, or play rated.".into(),
+            (Refusal::StakeNeedsRated, Lang::De) => "Nur gewertete Partien haben einen Einsatz: lass stake weg oder spiele gewertet.".into(),
+            (Refusal::NotEnoughTaler { who, have, need }, Lang::En) => format!("{} has {have} Taler, not enough for a stake of {need}.", name(who)),
+            (Refusal::NotEnoughTaler { who, have, need }, Lang::De) => format!("{} hat {have} Taler, zu wenig für einen Einsatz von {need}.", name(who)),
             (Refusal::HandicapInMinishogi, Lang::En) => "Handicaps exist only for 9×9 shogi.".into(),
             (Refusal::HandicapInMinishogi, Lang::De) => "Vorgaben gibt es nur im 9×9-Shogi.".into(),
             (Refusal::BadDays, Lang::En) => "Days per move must be 1, 2, 3, 5, 7 or 14.".into(),
@@ -957,6 +1019,8 @@ mod tests {
                     who: Who { id: 1, name: "Ann".into() },
                     rating: 1500.0,
                     rated_games: 1,
+                    points: 1,
+                    taler: 1000,
                     wins: 1,
                     losses: 1,
                     draws: 1,
@@ -964,8 +1028,8 @@ mod tests {
                     ladder: 0,
                 },
                 [
-                    "(1 rated game); 1 win, 1 loss, 1 draw. Against komadai Easy: 0 wins, 2 losses, 0 draws.",
-                    "(1 gewertete Partie); 1 Sieg, 1 Niederlage, 1 Remis. Gegen komadai Easy: 0 Siege, 2 Niederlagen, 0 Remis.",
+                    "(1 rated game), 1 point, 1000 Taler; 1 win, 1 loss, 1 draw. Against komadai Easy: 0 wins, 2 losses, 0 draws.",
+                    "(1 gewertete Partie), 1 Punkt, 1000 Taler; 1 Sieg, 1 Niederlage, 1 Remis. Gegen komadai Easy: 0 Siege, 2 Niederlagen, 0 Remis.",
                 ],
             ),
         ];

@@ -38,7 +38,7 @@ pub use load::SeedGame;
 pub use puzzles::{DailyRow, PuzzleRow, PuzzleSession};
 pub use rows::{
     Backlog, ChallengeRow, DeadlineRow, GameRow, NewChallenge, NewGame, OutboxRow, PlayerRow,
-    QuarantineRow, Settings,
+    QuarantineRow, Ranking, Settings,
 };
 pub use sql::Backend;
 pub use work::{outbox_backoff, OUTBOX_BACKOFF_BASE, OUTBOX_BACKOFF_CAP, OUTBOX_MAX_ATTEMPTS};
@@ -91,6 +91,7 @@ pub fn migrations() -> Migrations<'static> {
         ),
         M::up(include_str!("../../migrations/0006_ladder_threads.sql")),
         M::up(include_str!("../../migrations/0007_orientation.sql")),
+        M::up(include_str!("../../migrations/0008_points_taler.sql")),
     ])
 }
 
@@ -115,7 +116,7 @@ fn players_still_referenced(tx: &Transaction<'_>) -> rusqlite_migration::HookRes
 /// Number of migrations (the schema version after opening).
 #[must_use]
 pub fn schema_version() -> usize {
-    7
+    8
 }
 
 /// Whether `db` names a PostgreSQL database rather than a SQLite file.
@@ -328,6 +329,44 @@ mod puzzles;
 mod work;
 
 impl Reader<'_> {
+    /// The stake each player put into game `game_id` (that of the accepted
+    /// challenge that started it; 0 when none).
+    pub fn stake_of_game(&self, game_id: i64) -> StoreResult<i64> {
+        let rows = self.c().rows(
+            "SELECT CAST(COALESCE(MAX(stake), 0) AS BIGINT) FROM challenges WHERE game_id = ?1 AND status = 'accepted'",
+            args![game_id],
+        )?;
+        match rows.first() {
+            Some(r) => Ok(r.get(0)?),
+            None => Ok(0),
+        }
+    }
+
+    /// The game that replays `game_id`'s sennichite, if any.
+    pub fn replayed_by(&self, game_id: i64) -> StoreResult<Option<i64>> {
+        let rows = self.c().rows(
+            "SELECT id FROM games WHERE replay_of = ?1 ORDER BY id LIMIT 1",
+            args![game_id],
+        )?;
+        match rows.first() {
+            Some(r) => Ok(Some(r.get(0)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Whether game `game_id` replays a sennichite (its accepted challenge's option).
+    pub fn sennichite_replay_of_game(&self, game_id: i64) -> StoreResult<bool> {
+        let rows = self.c().rows(
+            "SELECT CAST(COALESCE(MAX(sennichite_replay), 0) AS BIGINT)
+             FROM challenges WHERE game_id = ?1 AND status = 'accepted'",
+            args![game_id],
+        )?;
+        match rows.first() {
+            Some(r) => Ok(r.get::<i64>(0)? == 1),
+            None => Ok(false),
+        }
+    }
+
     fn c(&self) -> &dyn Db {
         self.db
     }
@@ -450,14 +489,24 @@ read_queries! {
         )
     }
 
-    /// Players of a server ranked by rating (players with rated games only).
-    /// Without a guild, everyone.
-    pub fn leaderboard(&self, guild: Option<i64>, limit: i64) -> StoreResult<Vec<PlayerRow>> {
+    /// Players of a server ranked by rating, points or Taler (players with
+    /// rated games only). Without a guild, everyone.
+    pub fn leaderboard(
+        &self,
+        guild: Option<i64>,
+        by: Ranking,
+        limit: i64,
+    ) -> StoreResult<Vec<PlayerRow>> {
+        let order = match by {
+            Ranking::Elo => "rating DESC",
+            Ranking::Points => "points DESC, rating DESC",
+            Ranking::Taler => "taler DESC, rating DESC",
+        };
         self.c().all(
             &format!(
                 "SELECT {} FROM players p WHERE rated_games > 0 AND (CAST(?1 AS BIGINT) IS NULL OR EXISTS (
                     SELECT 1 FROM games g WHERE g.guild_id = ?1 AND g.rated = 1 AND (g.sente = p.user_id OR g.gote = p.user_id)))
-                 ORDER BY rating DESC, user_id LIMIT ?2",
+                 ORDER BY {order}, user_id LIMIT ?2",
                 PlayerRow::COLUMNS_P
             ),
             args![guild, limit],
@@ -579,8 +628,9 @@ impl Tx<'_> {
     pub fn insert_challenge(&self, c: &NewChallenge) -> StoreResult<i64> {
         self.c().value(
             "INSERT INTO challenges (guild_id, channel_id, challenger, challenged, variant, handicap, rule,
-                days_per_move, rated, color, rematch_of, created_at, expires_at, start_sfen)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) RETURNING id",
+                days_per_move, rated, color, rematch_of, created_at, expires_at, start_sfen, stake,
+                sennichite_replay)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) RETURNING id",
             args![
                 c.guild_id,
                 c.channel_id,
@@ -595,7 +645,9 @@ impl Tx<'_> {
                 c.rematch_of,
                 c.created_at,
                 c.expires_at,
-                &c.start_sfen
+                &c.start_sfen,
+                c.stake,
+                c.sennichite_replay
             ],
         )
     }
@@ -758,6 +810,34 @@ impl Tx<'_> {
         self.c().exec(
             "INSERT INTO rating_history (user_id, game_id, before, after, at) VALUES (?1, ?2, ?3, ?4, ?5)",
             args![user, game_id, before, after, now],
+        )?;
+        Ok(())
+    }
+
+    /// Adds to a player's points and Taler (negative: takes away).
+    pub fn add_to_purse(&self, user: i64, points: i64, taler: i64) -> StoreResult<()> {
+        self.c().exec(
+            "UPDATE players SET points = points + ?2, taler = taler + ?3 WHERE user_id = ?1",
+            args![user, points, taler],
+        )?;
+        Ok(())
+    }
+
+    /// Takes `stake` Taler from a player's balance for a game's pot; false
+    /// (and nothing taken) when the balance is smaller.
+    pub fn take_stake(&self, user: i64, stake: i64) -> StoreResult<bool> {
+        let n = self.c().exec(
+            "UPDATE players SET taler = taler - ?2 WHERE user_id = ?1 AND taler >= ?2",
+            args![user, stake],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Marks game `game_id` as the replay of `of`'s sennichite.
+    pub fn set_replay_of(&self, game_id: i64, of: i64) -> StoreResult<()> {
+        self.c().exec(
+            "UPDATE games SET replay_of = ?2 WHERE id = ?1",
+            args![game_id, of],
         )?;
         Ok(())
     }

@@ -39,6 +39,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         7,
         include_str!("../../migrations/postgres/0007_orientation.sql"),
     ),
+    (
+        8,
+        include_str!("../../migrations/postgres/0008_points_taler.sql"),
+    ),
 ];
 
 /// Key of the advisory lock held while migrating ("komadai" in ASCII).

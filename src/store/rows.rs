@@ -48,12 +48,16 @@ pub struct PlayerRow {
     pub rating: f64,
     /// Number of rated games finished.
     pub rated_games: i64,
+    /// Points: +10 for each rated win, -10 for each rated loss.
+    pub points: i64,
+    /// Taler balance (play money; stakes of running games are not in it).
+    pub taler: i64,
 }
 
 impl PlayerRow {
     pub(super) const COLUMNS: &'static str =
-        "user_id, display_name, notation, piece_style, theme, language, dms, rating, rated_games, orientation";
-    pub(super) const COLUMNS_P: &'static str = "p.user_id, p.display_name, p.notation, p.piece_style, p.theme, p.language, p.dms, p.rating, p.rated_games, p.orientation";
+        "user_id, display_name, notation, piece_style, theme, language, dms, rating, rated_games, orientation, points, taler";
+    pub(super) const COLUMNS_P: &'static str = "p.user_id, p.display_name, p.notation, p.piece_style, p.theme, p.language, p.dms, p.rating, p.rated_games, p.orientation, p.points, p.taler";
 
     pub(super) fn from_row(r: &Row) -> StoreResult<PlayerRow> {
         Ok(PlayerRow {
@@ -69,8 +73,22 @@ impl PlayerRow {
             },
             rating: r.get(7)?,
             rated_games: r.get(8)?,
+            points: r.get(10)?,
+            taler: r.get(11)?,
         })
     }
+}
+
+/// What a leaderboard ranks by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ranking {
+    /// Elo rating.
+    #[default]
+    Elo,
+    /// Points (+10 a rated win, -10 a rated loss).
+    Points,
+    /// Taler balance.
+    Taler,
 }
 
 /// A new challenge.
@@ -102,6 +120,10 @@ pub struct NewChallenge {
     pub created_at: i64,
     /// Expiry time.
     pub expires_at: i64,
+    /// Taler each player puts in when the game starts (rated games only; 0: none).
+    pub stake: i64,
+    /// A sennichite starts the next game at once with colours swapped.
+    pub sennichite_replay: bool,
     /// A start position other than the variant's or handicap's, if any.
     pub start_sfen: Option<String>,
 }
@@ -120,7 +142,7 @@ pub struct ChallengeRow {
 }
 
 impl ChallengeRow {
-    pub(super) const COLUMNS: &'static str = "id, guild_id, channel_id, challenger, challenged, variant, handicap, rule, days_per_move, rated, color, rematch_of, created_at, expires_at, status, game_id, start_sfen";
+    pub(super) const COLUMNS: &'static str = "id, guild_id, channel_id, challenger, challenged, variant, handicap, rule, days_per_move, rated, color, rematch_of, created_at, expires_at, status, game_id, start_sfen, stake, sennichite_replay";
 
     pub(super) fn from_row(r: &Row) -> StoreResult<ChallengeRow> {
         Ok(ChallengeRow {
@@ -140,6 +162,8 @@ impl ChallengeRow {
                 created_at: r.get(12)?,
                 expires_at: r.get(13)?,
                 start_sfen: r.get(16)?,
+                stake: r.get(17)?,
+                sennichite_replay: r.get(18)?,
             },
             status: r.get(14)?,
             game_id: r.get(15)?,
