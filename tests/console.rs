@@ -299,6 +299,88 @@ fn points_taler_stakes_and_a_sennichite_replayed_at_once(b: Backend) {
     assert!(!ok(&out[37]) && t[37].contains("by=chips"), "{}", t[37]);
 }
 
+/// The danger help: asked for with `danger`, in English and German, and on by
+/// default (`danger=auto`) on the boards of a game against the Beginner.
+fn danger_help_outlines_hanging_pieces_and_rates_a_pieces_targets(b: Backend) {
+    let c = Console::on(b);
+    let out = c.run(
+        "alice challenge @bob rated=no color=sente sfen=l3k4/7r1/9/9/L3G2S1/9/9/9/4K4_b_B_1\n\
+         bob accept\n\
+         alice danger\n\
+         alice danger 2e\n\
+         alice danger B*\n\
+         alice danger 5a\n\
+         bob danger 9a\n\
+         alice settings language=de\n\
+         alice danger 9e\n\
+         alice board\n\
+         alice challenge @bob rated=yes color=sente\n\
+         bob accept\n\
+         alice danger game=2\n",
+    );
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(
+        ok(&out[2])
+            && out[2]["visibility"] == "caller"
+            && t[2]
+                == "Danger check, game #1: attacked and not defended (red): silver 2e, lance 9e.",
+        "{:#?}",
+        out[2]
+    );
+    assert_eq!(out[2]["danger"]["hanging"], serde_json::json!(["2e", "9e"]));
+    // The silver: forward to 2d it is still on the rook's file, undefended;
+    // sideways it is not a silver move. Its diagonal steps are safe.
+    assert_eq!(out[3]["danger"]["selected"], "2e", "{:#?}", out[3]);
+    assert_eq!(
+        out[3]["danger"]["unsafe"],
+        serde_json::json!(["2d"]),
+        "{:#?}",
+        out[3]
+    );
+    assert!(
+        t[3].ends_with("Your silver on 2e: 4 safe squares (green); it could be taken without recapture on 2d (orange)."),
+        "{}",
+        t[3]
+    );
+    assert!(
+        ok(&out[4]) && t[4].contains("Your bishop in hand:"),
+        "{}",
+        t[4]
+    );
+    assert!(
+        !ok(&out[5]) && t[5].contains("You have no piece at “5a”."),
+        "{}",
+        t[5]
+    );
+    assert!(!ok(&out[6]) && t[6].contains("not your turn"), "{}", t[6]);
+    assert!(
+        t[8].contains(
+            "Gefahrencheck, Partie #1: angegriffen und ungedeckt (rot): Silber 2e, Lanze 9e."
+        ) && t[8].contains("Dein Stein (Lanze auf 9e):"),
+        "{}",
+        t[8]
+    );
+    // A public board in a game between members never shows one side's help.
+    assert!(out[9]["danger"].is_null(), "{:#?}", out[9]);
+    assert!(
+        !ok(&out[12]) && t[12].contains("nie in gewerteten Partien"),
+        "{}",
+        t[12]
+    );
+
+    // Against the Beginner the help is on by default, on the public boards
+    // too (the member is the only player), and off with danger=off.
+    let c = Console::on(b);
+    let out = c.run(
+        "alice play level=beginner color=sente\n\
+         alice board\n\
+         alice settings danger=off\n\
+         alice board\n",
+    );
+    assert!(out[1]["danger"]["hanging"].is_array(), "{:#?}", out[1]);
+    assert!(out[3]["danger"].is_null(), "{:#?}", out[3]);
+}
+
 fn declaration_resignation_abort_and_timeout(b: Backend) {
     // Entering-king declaration from a position where Sente may declare.
     let c = Console::on(b);
@@ -769,6 +851,7 @@ on_both_backends!(
     full_rated_game_to_checkmate_changes_ratings,
     sennichite_is_a_draw_and_perpetual_check_loses,
     points_taler_stakes_and_a_sennichite_replayed_at_once,
+    danger_help_outlines_hanging_pieces_and_rates_a_pieces_targets,
     declaration_resignation_abort_and_timeout,
     handicap_and_minishogi_games_are_unrated,
     illegal_and_malformed_moves_are_refused_in_english_and_german,

@@ -60,7 +60,7 @@ impl App {
                 ending,
             };
             let mut r = Reply::public(msg, caller.lang);
-            r.board = Some(Self::board_view(&l, &me, Visibility::Public));
+            r.board = Some(Self::board_view(tx, &l, &me, Visibility::Public)?);
             Ok(r)
         })
     }
@@ -151,6 +151,11 @@ impl App {
             flip: super::play::flipped(&l.row, &reader, Visibility::Public),
             piece_style: reader.settings.piece_style.clone(),
             theme: reader.settings.theme.clone(),
+            dots: reader.settings.dots,
+            names: reader.settings.names,
+            danger: Self::danger_for(tx, &l, &reader, Visibility::Public)?
+                .map(|side| danger_marks(after.position(), side)),
+            repetitions: u8::try_from(after.repetition_count()).unwrap_or(u8::MAX),
         });
         r.notify = vec![reader.user_id];
         Ok(Some(r))
@@ -258,7 +263,7 @@ impl App {
                 },
                 caller.lang,
             );
-            r.board = Some(Self::board_view(&l, &me, Visibility::Public));
+            r.board = Some(Self::board_view(tx, &l, &me, Visibility::Public)?);
             r.notify = vec![l.row.opponent_of(caller.id)];
             r.announcements = vec![announcement];
             if !l.against_computer() {
@@ -398,7 +403,7 @@ impl App {
             }
             let viewer = Self::player(tx, by)?;
             let mut r = Reply::public(Msg::TakebackDone { game_id, plies }, caller.lang);
-            r.board = Some(Self::board_view(&l, &viewer, Visibility::Public));
+            r.board = Some(Self::board_view(tx, &l, &viewer, Visibility::Public)?);
             r.notify = vec![by];
             Ok(r)
         })
@@ -453,7 +458,7 @@ impl App {
             store.read(|tx| -> AppResult<_> {
                 let l = Self::pick_game_any(tx, caller, game, place)?;
                 let me = Self::player(tx, caller.id)?;
-                let view = Self::board_view(&l, &me, Visibility::Caller);
+                let view = Self::board_view(tx, &l, &me, Visibility::Caller)?;
                 Ok((l, view))
             })?
         };

@@ -304,7 +304,7 @@ impl App {
                 },
                 caller.lang,
             );
-            r.board = Some(Self::board_view(&l, &viewer, Visibility::Public));
+            r.board = Some(Self::board_view(tx, &l, &viewer, Visibility::Public)?);
             r.notify = vec![c.data.challenger, caller.id];
             let accepted = Msg::ChallengeAccepted {
                 id: c.id,

@@ -5,7 +5,7 @@
 //! is the lesson. The words are in `i18n::learn`.
 
 use super::message::{Msg, Refusal};
-use super::{check_len, App, AppResult, BoardView, Caller, ComputerOptions, Place, Reply};
+use super::{check_len, App, AppResult, BoardView, Caller, ComputerOptions, Danger, Place, Reply};
 use crate::engine::Level;
 use crate::notation::{format_move, parse_move, InputContext, Style};
 use crate::shogi::{Move, Position, Variant};
@@ -163,6 +163,14 @@ fn board(pos: &Position, last: Option<Move>, settings: &Settings) -> BoardView {
         flip: false,
         piece_style: settings.piece_style.clone(),
         theme: settings.theme.clone(),
+        dots: settings.dots,
+        names: settings.names,
+        // Lessons are where the danger help is on by default.
+        danger: (settings.danger != "off").then(|| Danger {
+            hanging: crate::engine::danger::hanging(pos, pos.side_to_move()),
+            ..Danger::default()
+        }),
+        repetitions: 0,
     }
 }
 

@@ -114,6 +114,18 @@ pub enum Msg {
         /// Whose turn it is.
         to_move: Who,
     },
+    /// `/danger`: the caller's hanging pieces and, for a piece they named,
+    /// where it can go.
+    Danger {
+        /// Game id.
+        game_id: i64,
+        /// The caller's pieces attacked and not defended: (kind, square).
+        hanging: Vec<(PieceKind, String)>,
+        /// The piece asked about: (kind, its square or `None` in hand, how
+        /// many safe targets, the targets where it could be taken without a
+        /// recapture).
+        piece: Option<(PieceKind, Option<String>, usize, Vec<String>)>,
+    },
     /// A sennichite was replayed at once (the challenge's option): the next
     /// game, colours swapped, in the same place.
     SennichiteReplay {
@@ -283,6 +295,12 @@ pub enum Msg {
         language: Option<String>,
         /// DMs on your turn.
         dms: bool,
+        /// Danger help: `auto`, `always`, `off`.
+        danger: String,
+        /// Movement dots on the faces.
+        dots: bool,
+        /// Piece names under the symbols.
+        names: bool,
         /// Boards meant only for the player: `own` or `sente` at the bottom.
         orientation: String,
     },
@@ -537,6 +555,12 @@ pub enum Refusal {
     /// Handicap and minishogi games are never rated.
     #[error("handicap and minishogi games are never rated")]
     UnratedVariant,
+    /// No danger help in rated games.
+    #[error("no danger help in rated games")]
+    NoDangerInRated,
+    /// The caller has no such piece (or it cannot move).
+    #[error("no such piece")]
+    NoSuchPiece(String),
     /// A stake needs a rated game.
     #[error("stakes are for rated games")]
     StakeNeedsRated,

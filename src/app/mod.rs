@@ -15,6 +15,7 @@ mod buttons;
 mod caps;
 mod challenges;
 mod computer;
+mod danger;
 mod delivery;
 mod learn;
 mod message;
@@ -314,8 +315,21 @@ impl ButtonAction {
     }
 }
 
+/// The danger help drawn on a board (see [`crate::engine::danger`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Danger {
+    /// The viewer's pieces that are attacked and not defended.
+    pub hanging: Vec<crate::shogi::Square>,
+    /// The piece whose targets are shown.
+    pub selected: Option<crate::shogi::Square>,
+    /// Its targets where it stays safe.
+    pub safe: Vec<crate::shogi::Square>,
+    /// Its targets where it could be taken without a recapture.
+    pub unsafe_targets: Vec<crate::shogi::Square>,
+}
+
 /// A board to show: the adapter draws it with the viewer's style.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BoardView {
     /// The game.
     pub game_id: i64,
@@ -329,6 +343,15 @@ pub struct BoardView {
     pub piece_style: String,
     /// The viewer's theme (`light`, `dark`).
     pub theme: String,
+    /// Movement dots on the piece faces (the viewer's setting).
+    pub dots: bool,
+    /// Piece names under the symbols (the viewer's setting).
+    pub names: bool,
+    /// The danger help, when it is on for this viewer.
+    pub danger: Option<Danger>,
+    /// How often the shown position has occurred in its game (from 3 the
+    /// picture warns that a fourth is sennichite).
+    pub repetitions: u8,
 }
 
 impl BoardView {

@@ -164,7 +164,7 @@ impl App {
             let mut r = Reply::public(msg, caller.lang);
             r.announcements = vec![announcement];
             let opponent = Self::player(tx, l.row.opponent_of(caller.id))?;
-            r.board = Some(Self::board_view(&l, &opponent, Visibility::Public));
+            r.board = Some(Self::board_view(tx, &l, &opponent, Visibility::Public)?);
             r.notify = vec![opponent.user_id];
             if ending.is_some() {
                 if !l.against_computer() && !replayed {

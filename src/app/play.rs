@@ -8,7 +8,10 @@ use skillratings::Outcomes;
 
 use super::message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Who};
 use super::stored::rule_from;
-use super::{App, AppError, AppResult, BoardView, Caller, Place, Visibility, POINTS_PER_GAME};
+use super::{
+    App, AppError, AppResult, BoardView, Caller, Danger, Place, Visibility, POINTS_PER_GAME,
+};
+use crate::engine::Level;
 use crate::notation::{format_move, Style, Termination};
 use crate::shogi::{Color, Game, GameError, Move, Outcome, Position};
 use crate::store::{GameRow, NewChallenge, NewGame, PlayerRow, Reader, Tx};
@@ -68,6 +71,14 @@ pub(super) fn public_move_text(pos: &Position, mv: Move, previous: Option<Move>)
         format_move(pos, mv, Style::Japanese, previous),
         format_move(pos, mv, Style::Western, previous)
     )
+}
+
+/// The danger help for `side` in `pos`: its hanging pieces.
+pub(super) fn danger_marks(pos: &Position, side: Color) -> Danger {
+    Danger {
+        hanging: crate::engine::danger::hanging(pos, side),
+        ..Danger::default()
+    }
 }
 
 pub(super) fn style_of(p: &PlayerRow) -> Style {
@@ -238,15 +249,55 @@ impl App {
 
     /// The current board of `l` in `viewer`'s piece style and theme, the way
     /// up [`flipped`] says for a post of `visibility`.
-    pub(super) fn board_view(l: &Loaded, viewer: &PlayerRow, visibility: Visibility) -> BoardView {
-        BoardView {
+    pub(super) fn board_view(
+        tx: &Reader<'_>,
+        l: &Loaded,
+        viewer: &PlayerRow,
+        visibility: Visibility,
+    ) -> AppResult<BoardView> {
+        let pos = l.game.position();
+        Ok(BoardView {
             game_id: l.row.id,
-            sfen: l.game.position().to_sfen(),
+            sfen: pos.to_sfen(),
             last_move: l.game.moves().last().map(ToString::to_string),
             flip: flipped(&l.row, viewer, visibility),
             piece_style: viewer.settings.piece_style.clone(),
             theme: viewer.settings.theme.clone(),
+            dots: viewer.settings.dots,
+            names: viewer.settings.names,
+            danger: Self::danger_for(tx, l, viewer, visibility)?
+                .map(|side| danger_marks(pos, side)),
+            repetitions: u8::try_from(l.game.repetition_count()).unwrap_or(u8::MAX),
+        })
+    }
+
+    /// The side whose danger help a board of game `l` drawn for `viewer`
+    /// shows, if any: the viewer's setting (`auto`: against Beginner and
+    /// Easy; `always`; `off`), never in rated or ladder games, and only on
+    /// boards that are the viewer's (private ones, or any in a game against
+    /// the computer, where the viewer is the only player).
+    pub(super) fn danger_for(
+        tx: &Reader<'_>,
+        l: &Loaded,
+        viewer: &PlayerRow,
+        visibility: Visibility,
+    ) -> AppResult<Option<Color>> {
+        let Some(side) = l.color_of(viewer.user_id) else {
+            return Ok(None);
+        };
+        if l.row.rated || (visibility == Visibility::Public && !l.against_computer()) {
+            return Ok(None);
         }
+        let opponent = super::level_of(l.user_of(!side));
+        let on = match viewer.settings.danger.as_str() {
+            "always" => true,
+            "auto" => matches!(opponent, Some(Level::Beginner | Level::Easy)),
+            _ => false,
+        };
+        if !on || tx.is_ladder(l.row.id)? {
+            return Ok(None);
+        }
+        Ok(Some(side))
     }
 
     /// Ends a game in the store, applies ratings, and describes the end.

@@ -20,7 +20,7 @@ impl App {
                 }
             }
             if let Some(p) = &change.piece_style {
-                if !["kanji", "kanji2", "international"].contains(&p.as_str()) {
+                if !PIECE_STYLES.contains(&p.as_str()) {
                     return Err(Refusal::BadArgument(format!("style {p}")).into());
                 }
                 s.piece_style.clone_from(p);
@@ -46,6 +46,18 @@ impl App {
                     return Err(Refusal::BadArgument(format!("orientation {o}")).into());
                 }
                 s.orientation.clone_from(o);
+            }
+            if let Some(d) = &change.danger {
+                if !["auto", "always", "off"].contains(&d.as_str()) {
+                    return Err(Refusal::BadArgument(format!("danger {d}")).into());
+                }
+                s.danger.clone_from(d);
+            }
+            if let Some(d) = change.dots {
+                s.dots = d;
+            }
+            if let Some(n) = change.names {
+                s.names = n;
             }
             tx.save_settings(caller.id, &s)?;
             let lang = match s.language.as_deref() {
@@ -171,7 +183,22 @@ pub struct SettingsChange {
     pub dms: Option<bool>,
     /// `own`, `sente`: which way up boards meant only for you are drawn.
     pub orientation: Option<String>,
+    /// `auto`, `always`, `off`: danger help on your boards.
+    pub danger: Option<String>,
+    /// Movement dots on the piece faces.
+    pub dots: Option<bool>,
+    /// Piece names under the symbols.
+    pub names: Option<bool>,
 }
+
+/// The piece styles a player can choose, by their stored names.
+pub const PIECE_STYLES: [&str; 5] = [
+    "kanji",
+    "kanji2",
+    "international",
+    "pictogram",
+    "pictogram-kanji",
+];
 
 pub(super) fn settings_msg(s: &Settings) -> Msg {
     Msg::Settings {
@@ -181,5 +208,8 @@ pub(super) fn settings_msg(s: &Settings) -> Msg {
         language: s.language.clone(),
         dms: s.dms,
         orientation: s.orientation.clone(),
+        danger: s.danger.clone(),
+        dots: s.dots,
+        names: s.names,
     }
 }

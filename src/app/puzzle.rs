@@ -66,6 +66,9 @@ fn board_of(
         flip: attacker == crate::shogi::Color::Gote && settings.orientation != "sente",
         piece_style: settings.piece_style.clone(),
         theme: settings.theme.clone(),
+        dots: settings.dots,
+        names: settings.names,
+        ..BoardView::default()
     }
 }
 

@@ -52,6 +52,9 @@ impl App {
                 flip: super::play::flipped(&l.row, &me, Visibility::Caller),
                 piece_style: me.settings.piece_style.clone(),
                 theme: me.settings.theme.clone(),
+                dots: me.settings.dots,
+                names: me.settings.names,
+                ..BoardView::default()
             });
             let id = l.row.id;
             reply.buttons = vec![

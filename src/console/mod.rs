@@ -467,6 +467,9 @@ impl Console {
                     "language",
                     "dms",
                     "orientation",
+                    "danger",
+                    "dots",
+                    "names",
                 ])?;
                 kv.no_positional()?;
                 let change = SettingsChange {
@@ -482,6 +485,19 @@ impl Console {
                         None => None,
                     },
                     orientation: kv.get("orientation").map(str::to_string),
+                    danger: kv.get("danger").map(str::to_string),
+                    dots: kv
+                        .get("dots")
+                        .map(|d| {
+                            parse_bool(d).ok_or_else(|| Refusal::BadArgument(format!("dots={d}")))
+                        })
+                        .transpose()?,
+                    names: kv
+                        .get("names")
+                        .map(|d| {
+                            parse_bool(d).ok_or_else(|| Refusal::BadArgument(format!("names={d}")))
+                        })
+                        .transpose()?,
                 };
                 self.app.settings(caller, &change)
             }
@@ -515,6 +531,16 @@ impl Console {
                 kv.only(&["game"])?;
                 kv.no_positional()?;
                 self.app.hint(caller, game, place)
+            }
+            "danger" => {
+                kv.only(&["game"])?;
+                let piece = kv.positional.join(" ");
+                self.app.danger(
+                    caller,
+                    game,
+                    Some(piece.as_str()).filter(|p| !p.is_empty()),
+                    place,
+                )
             }
             "analyze" | "analyse" => {
                 kv.only(&["game"])?;
@@ -594,6 +620,18 @@ impl Console {
                 "last_move": reply.board.as_ref().and_then(|b| b.last_move.as_ref()),
                 "board_style": reply.board.as_ref().map(|b| [&b.piece_style, &b.theme]),
                 "flip": reply.board.as_ref().map(|b| b.flip),
+                // The danger help drawn on the board: squares in USI.
+                "danger": reply.board.as_ref().and_then(|b| b.danger.as_ref()).map(|d| {
+                    let squares = |v: &[crate::shogi::Square]| {
+                        v.iter().map(ToString::to_string).collect::<Vec<_>>()
+                    };
+                    serde_json::json!({
+                        "hanging": squares(&d.hanging),
+                        "selected": d.selected.map(|s| s.to_string()),
+                        "safe": squares(&d.safe),
+                        "unsafe": squares(&d.unsafe_targets),
+                    })
+                }),
                 "image": image,
                 "file": file,
                 "buttons": buttons,

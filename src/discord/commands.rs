@@ -405,6 +405,29 @@ pub fn all() -> Vec<CreateCommand> {
             "Direct message when it is your turn",
             "Direktnachricht, wenn du am Zug bist",
         ),
+    ))
+    .add_option(setting(
+        ("danger", "gefahr"),
+        (
+            "Red outlines on your hanging pieces (auto: against Beginner and Easy, in lessons)",
+            "Rote Umrisse um ungedeckte bedrohte Steine (auto: gegen Anfänger und Leicht, in Lektionen)",
+        ),
+    ))
+    .add_option(option(
+        CommandOptionType::Boolean,
+        ("dots", "punkte"),
+        (
+            "Dots on the pieces showing how they move",
+            "Punkte auf den Steinen, die zeigen, wie sie ziehen",
+        ),
+    ))
+    .add_option(option(
+        CommandOptionType::Boolean,
+        ("names", "namen"),
+        (
+            "Small piece names under the symbols",
+            "Kleine Steinnamen unter den Symbolen",
+        ),
     ));
     let stats = command(
         ("stats", "statistik"),
@@ -432,6 +455,26 @@ pub fn all() -> Vec<CreateCommand> {
                 "Der beste Zug der Engine mit Begründung (nicht in gewerteten Partien)",
             ),
         ),
+        command(
+            ("danger", "gefahr"),
+            (
+                "Privately: your hanging pieces, and where a piece can go safely",
+                "Nur für dich: deine ungedeckten Steine und wohin ein Stein sicher kann",
+            ),
+        )
+        .add_option(
+            option(
+                CommandOptionType::String,
+                ("piece", "stein"),
+                (
+                    "The piece to check: its square (7g) or in hand (B*); pick from the list",
+                    "Der Stein: sein Feld (7g) oder aus der Hand (B*); aus der Liste wählen",
+                ),
+            )
+            .set_autocomplete(true)
+            .max_length(10),
+        )
+        .add_option(game_option()),
         game_command(
             ("analyze", "analyse"),
             (

@@ -222,10 +222,14 @@ fn run_command(
                 language: o.str("language").map(str::to_string),
                 dms: o.bool("dms"),
                 orientation: o.str("orientation").map(str::to_string),
+                danger: o.str("danger").map(str::to_string),
+                dots: o.bool("dots"),
+                names: o.bool("names"),
             };
             app.settings(caller, &change)
         }
         "hint" => app.hint(caller, game, place),
+        "danger" => app.danger(caller, game, o.str("piece"), place),
         "analyze" => app.analyze(caller, game, place),
         "replay" => {
             let ply = o.int("ply").and_then(|p| usize::try_from(p).ok());
@@ -537,7 +541,15 @@ impl Bot {
         let request = format!("interaction:{}", cmd.id);
         let ephemeral = matches!(
             name.as_str(),
-            "games" | "export" | "settings" | "hint" | "analyze" | "puzzle" | "replay" | "learn"
+            "games"
+                | "export"
+                | "settings"
+                | "hint"
+                | "danger"
+                | "analyze"
+                | "puzzle"
+                | "replay"
+                | "learn"
         );
         let app = self.app.clone();
         let lang = caller.lang;
@@ -902,6 +914,8 @@ impl Bot {
                 }
             } else if let Ok(list) = if command == "learn" {
                 app.learn_suggestions(&caller, &typed, 25)
+            } else if command == "danger" {
+                app.danger_suggestions(&caller, game, &typed, place, 25)
             } else {
                 app.move_suggestions(&caller, game, &typed, place, 25)
             } {

@@ -122,7 +122,10 @@ mod tests {
         all.sort_unstable_by_key(|s| s.index());
         all.dedup();
         assert_eq!(n, all.len(), "{t:?}");
-        assert_eq!(n, 16, "eight along the rank, seven up the file, one down: {t:?}");
+        assert_eq!(
+            n, 16,
+            "eight along the rank, seven up the file, one down: {t:?}"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@ use super::{Lang, Localize};
 use crate::app::{
     ButtonAction, ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Swing, Who,
 };
-use crate::shogi::{DeclarationMissing, DrawReason, Handicap, Outcome, WinReason};
+use crate::shogi::{DeclarationMissing, DrawReason, Handicap, Outcome, PieceKind, WinReason};
 use crate::store::Ranking;
 
 /// A Unix time as `YYYY-MM-DD HH:MM UTC`.
@@ -145,6 +145,31 @@ const SETTING_VALUES: &[(&str, &[(&str, Names)])] = &[
                 "international",
                 ("International symbols", "Internationale Symbole"),
             ),
+            ("pictogram", ("Pictograms", "Piktogramme")),
+            (
+                "pictogram-kanji",
+                (
+                    "Pictograms with a small kanji",
+                    "Piktogramme mit kleinem Kanji",
+                ),
+            ),
+        ],
+    ),
+    (
+        "danger",
+        &[
+            (
+                "auto",
+                (
+                    "Against Beginner and Easy, in lessons",
+                    "Gegen Anfänger und Leicht, in Lektionen",
+                ),
+            ),
+            (
+                "always",
+                ("In every unrated game", "In jeder ungewerteten Partie"),
+            ),
+            ("off", ("Off", "Aus")),
         ],
     ),
     (
@@ -426,6 +451,28 @@ impl Localize for Msg {
                 name(to_move),
                 deadline.map_or(String::new(), |d| format!(" bis {}", at_rel(d)))
             ),
+            (Msg::Danger { game_id, hanging, piece }, _) => {
+                let pieces = |v: &Vec<(PieceKind, String)>| {
+                    v.iter().map(|(k, sq)| format!("{} {sq}", super::piece_name(*k, lang))).collect::<Vec<_>>().join(", ")
+                };
+                let mut s = match (hanging.is_empty(), lang) {
+                    (true, Lang::En) => format!("Danger check, game #{game_id}: none of your pieces hangs."),
+                    (true, Lang::De) => format!("Gefahrencheck, Partie #{game_id}: keiner deiner Steine hängt."),
+                    (false, Lang::En) => format!("Danger check, game #{game_id}: attacked and not defended (red): {}.", pieces(hanging)),
+                    (false, Lang::De) => format!("Gefahrencheck, Partie #{game_id}: angegriffen und ungedeckt (rot): {}.", pieces(hanging)),
+                };
+                if let Some((kind, at, safe, exposed)) = piece {
+                    let what = super::piece_at_label(*kind, at.as_deref().and_then(crate::shogi::Square::from_usi), lang);
+                    s.push(' ');
+                    s.push_str(&match (exposed.is_empty(), lang) {
+                        (true, Lang::En) => format!("Your {what}: {} (green), none where it could be taken for free.", n_of(*safe as i64, "safe square", "safe squares")),
+                        (true, Lang::De) => format!("Dein Stein ({what}): {} (grün), keins, auf dem er umsonst geschlagen werden kann.", n_of(*safe as i64, "sicheres Feld", "sichere Felder")),
+                        (false, Lang::En) => format!("Your {what}: {} (green); it could be taken without recapture on {} (orange).", n_of(*safe as i64, "safe square", "safe squares"), exposed.join(", ")),
+                        (false, Lang::De) => format!("Dein Stein ({what}): {} (grün); ohne Rückschlag geschlagen werden kann er auf {} (orange).", n_of(*safe as i64, "sicheres Feld", "sichere Felder"), exposed.join(", ")),
+                    });
+                }
+                s
+            }
             (Msg::SennichiteReplay { game_id, new_game, sente, gote, to_move, deadline }, Lang::En) => format!(
                 "Game #{game_id} is replayed at once, as the challenge asked: game #{new_game}, colours swapped, ☗ {} (Sente) vs ☖ {} (Gote). {} to move{}.",
                 name(sente),
@@ -569,14 +616,15 @@ impl Localize for Msg {
             (Msg::Replay { game_id, total, mv: None, .. }, Lang::De) => format!("Partie #{game_id}: die Anfangsstellung ({} {}).", n_of(*total as i64, "Halbzug", "Halbzüge"), if *total == 1 { "folgt" } else { "folgen" }),
             (Msg::Exported { game_id, format }, Lang::En) => format!("Game #{game_id} as {format} is attached."),
             (Msg::Exported { game_id, format }, Lang::De) => format!("Partie #{game_id} als {format} ist angehängt."),
-            (Msg::Settings { notation, piece_style, theme, language, dms, orientation }, _) => {
+            (Msg::Settings { notation, piece_style, theme, language, dms, danger, dots, names, orientation }, _) => {
                 let v = |option, value: &str| setting_value(option, value, lang);
                 let (notation, pieces, theme) = (v("notation", notation), v("style", piece_style), v("theme", theme));
                 let (orientation, language) = (v("orientation", orientation), v("language", language.as_deref().unwrap_or("auto")));
-                let dms = yes_no(*dms, lang);
+                let danger = v("danger", danger);
+                let (dms, dots, names) = (yes_no(*dms, lang), yes_no(*dots, lang), yes_no(*names, lang));
                 match lang {
-                    Lang::En => format!("Your settings: notation: {notation}; pieces: {pieces}; theme: {theme}; boards only you see: {orientation} (public boards: Sente at the bottom); language: {language}; DMs on your turn: {dms}."),
-                    Lang::De => format!("Deine Einstellungen: Notation: {notation}; Steine: {pieces}; Farbschema: {theme}; Bretter nur für dich: {orientation} (öffentliche Bretter: Sente unten); Sprache: {language}; DMs wenn du am Zug bist: {dms}."),
+                    Lang::En => format!("Your settings: notation: {notation}; pieces: {pieces} (movement dots: {dots}, names: {names}); theme: {theme}; boards only you see: {orientation} (public boards: Sente at the bottom); danger help: {danger}; language: {language}; DMs on your turn: {dms}."),
+                    Lang::De => format!("Deine Einstellungen: Notation: {notation}; Steine: {pieces} (Zugpunkte: {dots}, Namen: {names}); Farbschema: {theme}; Bretter nur für dich: {orientation} (öffentliche Bretter: Sente unten); Gefahrenhilfe: {danger}; Sprache: {language}; DMs wenn du am Zug bist: {dms}."),
                 }
             }
             (Msg::Stats { who, rating, rated_games, points, taler, wins, losses, draws, computer, ladder }, Lang::En) => {
@@ -698,7 +746,7 @@ impl Localize for Msg {
 **/board** shows your game, **/games** all your games and whose turn it is.
 **/takeback** asks to take back, **/resign** gives up (it asks first), **/abort** ends a game in its first moves, **/declare** claims an entering-king win, **/count** proposes counting points.
 **/play** a game against the computer at four strengths, or climb its handicap ladder.
-**/hint** the engine's best move with a reason (never in rated games), **/analyze** an evaluation graph and the turning points, **/replay** steps through a game.
+**/hint** the engine's best move with a reason (never in rated games), **/danger** your hanging pieces and where a piece can go safely, **/analyze** an evaluation graph and the turning points, **/replay** steps through a game.
 **/puzzle** a mate puzzle, today's puzzle, who solved it or your streak; answer with /move.
 **/export** a game as KIF, CSA, SFEN or an animated GIF.
 **/settings** notation, piece style, colours, board orientation, language and DMs on your turn.
@@ -710,13 +758,13 @@ impl Localize for Msg {
 **/brett** zeigt deine Partie, **/partien** alle deine Partien und wer am Zug ist.
 **/zuruecknehmen** bittet um Zurücknahme, **/aufgeben** gibt auf (nach Rückfrage), **/abbrechen** beendet eine Partie in den ersten Zügen, **/erklaeren** beansprucht den Sieg durch Einzug des Königs, **/zaehlen** schlägt das Punktezählen vor.
 **/spielen** eine Partie gegen den Computer in vier Stärken oder seine Vorgabeleiter hinauf.
-**/tipp** der beste Zug der Engine mit Begründung (nie in gewerteten Partien), **/analyse** eine Bewertungsgrafik und die Wendepunkte, **/nachspielen** geht eine Partie Zug für Zug durch.
+**/tipp** der beste Zug der Engine mit Begründung (nie in gewerteten Partien), **/gefahr** deine ungedeckten Steine und wohin ein Stein sicher ziehen kann, **/analyse** eine Bewertungsgrafik und die Wendepunkte, **/nachspielen** geht eine Partie Zug für Zug durch.
 **/problem** ein Mattproblem, das Tagesproblem, wer es gelöst hat oder deine Serie; antworte mit /zug.
 **/exportieren** eine Partie als KIF, CSA, SFEN oder animiertes GIF.
 **/einstellungen** Notation, Figurenstil, Farben, Ausrichtung des Bretts, Sprache und DMs, wenn du am Zug bist.
 **/statistik** Wertung, Punkte, Taler und Bilanzen; **/rangliste** die besten Spieler hier nach Wertung, Punkten oder Talern (Spielgeld: ein gewerteter Sieg bringt 10 Punkte, der Sieger bekommt die Einsätze).".into(),
-            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=…], stats [@user], leaderboard [by=elo|points|taler], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
-            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=…], stats [@user], leaderboard [by=elo|points|taler], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
             (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::En) => format!(
                 "{}Puzzle {puzzle_id}: mate in {}, {} to move. Every move must give check; answer with /move.",
                 if *daily { "Daily puzzle. " } else { "" },
@@ -864,6 +912,10 @@ impl Localize for Refusal {
             (Refusal::OwnChallenge, Lang::De) => "Du kannst deine eigene Herausforderung nicht annehmen.".into(),
             (Refusal::UnratedVariant, Lang::En) => "Handicap and minishogi games are never rated: choose rated: no.".into(),
             (Refusal::UnratedVariant, Lang::De) => "Vorgabe- und Minishogi-Partien werden nie gewertet: wähle rated: nein.".into(),
+            (Refusal::NoDangerInRated, Lang::En) => "The danger help is only shown in friendly games and against the computer, never in rated games.".into(),
+            (Refusal::NoDangerInRated, Lang::De) => "Die Gefahrenhilfe gibt es nur in Freundschaftspartien und gegen den Computer, nie in gewerteten Partien.".into(),
+            (Refusal::NoSuchPiece(t), Lang::En) => format!("You have no piece at “{t}”. Name one by its square (7g) or one in hand (B*); the list shows those that can move."),
+            (Refusal::NoSuchPiece(t), Lang::De) => format!("Du hast keinen Stein bei „{t}“. Nenne ihn mit seinem Feld (7g) oder aus der Hand (B*); die Liste zeigt die, die ziehen können."),
             (Refusal::StakeNeedsRated, Lang::En) => "Only rated games can have a stake: leave out stake, or play rated.".into(),
             (Refusal::StakeNeedsRated, Lang::De) => "Nur gewertete Partien haben einen Einsatz: lass stake weg oder spiele gewertet.".into(),
             (Refusal::NotEnoughTaler { who, have, need }, Lang::En) => format!("{} has {have} Taler, not enough for a stake of {need}.", name(who)),

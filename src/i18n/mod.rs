@@ -22,6 +22,19 @@ pub trait Localize {
     fn localize(&self, lang: Lang) -> String;
 }
 
+/// A piece as `/danger`'s autocomplete lists it: "bishop on 8h", "bishop
+/// in hand".
+#[must_use]
+pub fn piece_at_label(kind: PieceKind, sq: Option<crate::shogi::Square>, lang: Lang) -> String {
+    let name = piece_name(kind, lang);
+    match (sq, lang) {
+        (Some(sq), Lang::En) => format!("{name} on {sq}"),
+        (Some(sq), Lang::De) => format!("{name} auf {sq}"),
+        (None, Lang::En) => format!("{name} in hand"),
+        (None, Lang::De) => format!("{name} in der Hand"),
+    }
+}
+
 /// The name of a piece kind, as players of `lang` call it.
 #[must_use]
 pub fn piece_name(kind: PieceKind, lang: Lang) -> &'static str {

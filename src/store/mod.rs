@@ -91,7 +91,11 @@ pub fn migrations() -> Migrations<'static> {
         ),
         M::up(include_str!("../../migrations/0006_ladder_threads.sql")),
         M::up(include_str!("../../migrations/0007_orientation.sql")),
-        M::up(include_str!("../../migrations/0008_points_taler.sql")),
+        // Rebuilds `players` (as 0005 does).
+        M::up_with_hook(
+            include_str!("../../migrations/0008_points_taler_danger.sql"),
+            players_still_referenced,
+        ),
     ])
 }
 
@@ -607,9 +611,20 @@ impl Tx<'_> {
     pub fn save_settings(&self, id: i64, s: &Settings) -> StoreResult<()> {
         self.c().exec(
             "UPDATE players SET notation = ?2, piece_style = ?3, theme = ?4, language = ?5, dms = ?6,
-                    orientation = ?7
+                    orientation = ?7, danger = ?8, dots = ?9, names = ?10
              WHERE user_id = ?1",
-            args![id, &s.notation, &s.piece_style, &s.theme, &s.language, s.dms, &s.orientation],
+            args![
+                id,
+                &s.notation,
+                &s.piece_style,
+                &s.theme,
+                &s.language,
+                s.dms,
+                &s.orientation,
+                &s.danger,
+                s.dots,
+                s.names
+            ],
         )?;
         Ok(())
     }

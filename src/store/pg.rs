@@ -41,7 +41,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     ),
     (
         8,
-        include_str!("../../migrations/postgres/0008_points_taler.sql"),
+        include_str!("../../migrations/postgres/0008_points_taler_danger.sql"),
     ),
 ];
 

@@ -8,7 +8,7 @@ use super::StoreResult;
 pub struct Settings {
     /// `usi`, `western` or `japanese`.
     pub notation: String,
-    /// `kanji`, `kanji2` or `international`.
+    /// `kanji`, `kanji2`, `international`, `pictogram` or `pictogram-kanji`.
     pub piece_style: String,
     /// `light` or `dark`.
     pub theme: String,
@@ -20,6 +20,14 @@ pub struct Settings {
     /// or `sente` (Sente at the bottom). Public posts always show Sente at
     /// the bottom.
     pub orientation: String,
+    /// Danger help on the boards this player sees: `auto` (in games
+    /// against Beginner and Easy, and in lessons), `always` (every unrated
+    /// game) or `off`.
+    pub danger: String,
+    /// Movement dots on the piece faces.
+    pub dots: bool,
+    /// A small piece name under the symbol, in the player's language.
+    pub names: bool,
 }
 
 impl Default for Settings {
@@ -31,6 +39,9 @@ impl Default for Settings {
             language: None,
             dms: false,
             orientation: "own".into(),
+            danger: "auto".into(),
+            dots: false,
+            names: false,
         }
     }
 }
@@ -56,8 +67,8 @@ pub struct PlayerRow {
 
 impl PlayerRow {
     pub(super) const COLUMNS: &'static str =
-        "user_id, display_name, notation, piece_style, theme, language, dms, rating, rated_games, orientation, points, taler";
-    pub(super) const COLUMNS_P: &'static str = "p.user_id, p.display_name, p.notation, p.piece_style, p.theme, p.language, p.dms, p.rating, p.rated_games, p.orientation, p.points, p.taler";
+        "user_id, display_name, notation, piece_style, theme, language, dms, rating, rated_games, orientation, points, taler, danger, dots, names";
+    pub(super) const COLUMNS_P: &'static str = "p.user_id, p.display_name, p.notation, p.piece_style, p.theme, p.language, p.dms, p.rating, p.rated_games, p.orientation, p.points, p.taler, p.danger, p.dots, p.names";
 
     pub(super) fn from_row(r: &Row) -> StoreResult<PlayerRow> {
         Ok(PlayerRow {
@@ -70,6 +81,9 @@ impl PlayerRow {
                 language: r.get(5)?,
                 dms: r.get(6)?,
                 orientation: r.get(9)?,
+                danger: r.get(12)?,
+                dots: r.get(13)?,
+                names: r.get(14)?,
             },
             rating: r.get(7)?,
             rated_games: r.get(8)?,
