@@ -149,6 +149,14 @@ fn full_rated_game_to_checkmate_changes_ratings(b: Backend) {
         text(&out[1])
     );
     assert!(out.iter().all(|o| !text(o).contains("<t:")), "{out:#?}");
+    // Captures are commented with the material balance.
+    assert!(
+        out.iter()
+            .any(|o| text(o).contains(" Material: ☗ ahead by ")
+                || text(o).contains(" Material: ☖ ahead by ")
+                || text(o).contains(" Material is even.")),
+        "{out:#?}"
+    );
     let last_move = &out[out.len() - 3];
     assert!(
         text(last_move).contains("wins by checkmate"),

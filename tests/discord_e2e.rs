@@ -293,6 +293,7 @@ async fn registration_payload_is_valid_and_localised() {
         "leaderboard",
         "play",
         "hint",
+        "danger",
         "analyze",
         "help",
     ] {

@@ -113,6 +113,7 @@ impl App {
             promoted: mv.is_promotion(),
             check: after.position().in_check(),
             repetitions: after.repetition_count(),
+            comments: crate::engine::comment::comment(before.position(), mv),
             next: if ending.is_none() {
                 Some(Self::who(tx, reader.user_id)?)
             } else {

@@ -158,6 +158,8 @@ pub enum Msg {
         check: bool,
         /// How often the position has now occurred (warn from 3).
         repetitions: usize,
+        /// What the move did, when it matters (a line under the announcement).
+        comments: Vec<crate::engine::comment::Comment>,
         /// Whose turn it is now (None when the game ended).
         next: Option<Who>,
         /// Deadline of the next move.

@@ -148,6 +148,7 @@ impl App {
                 promoted: mv.is_promotion(),
                 check: l.game.position().in_check(),
                 repetitions: l.game.repetition_count(),
+                comments: crate::engine::comment::comment(&before, mv),
                 next: if ending.is_none() {
                     Some(Self::who(tx, next)?)
                 } else {

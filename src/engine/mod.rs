@@ -17,6 +17,7 @@
 //! - `komadai usi`: [`usi::run_stdio`].
 
 pub mod analysis;
+pub mod comment;
 pub mod danger;
 pub mod eval;
 pub mod hint;

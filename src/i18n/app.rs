@@ -4,6 +4,7 @@ use super::{Lang, Localize};
 use crate::app::{
     ButtonAction, ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Swing, Who,
 };
+use crate::engine::comment::Comment;
 use crate::shogi::{DeclarationMissing, DrawReason, Handicap, Outcome, PieceKind, WinReason};
 use crate::store::Ranking;
 
@@ -222,6 +223,50 @@ fn setting_value(option: &str, value: &str, lang: Lang) -> String {
 fn n_of(n: impl Into<i64>, one: &str, many: &str) -> String {
     let n = n.into();
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// One remark of the move commentary, as a sentence.
+fn comment_text(c: &Comment, mover: &Who, lang: Lang) -> String {
+    match (c, lang) {
+        (Comment::ThreatensMate, Lang::En) => format!("{} threatens mate.", name(mover)),
+        (Comment::ThreatensMate, Lang::De) => format!("{} droht Matt.", name(mover)),
+        (Comment::Material(0), Lang::En) => "Material is even.".into(),
+        (Comment::Material(0), Lang::De) => "Das Material ist ausgeglichen.".into(),
+        (Comment::Material(n), Lang::En) => format!(
+            "Material: {} ahead by {}.",
+            if *n > 0 { "☗" } else { "☖" },
+            n_of(n.abs(), "pawn", "pawns")
+        ),
+        (Comment::Material(n), Lang::De) => format!(
+            "Material: {} liegt {} vorn.",
+            if *n > 0 { "☗" } else { "☖" },
+            n_of(n.abs(), "Bauer", "Bauern")
+        ),
+        (Comment::AttacksLoose(k, sq), Lang::En) => format!(
+            "It attacks the undefended {} on {sq}.",
+            super::piece_name(*k, lang)
+        ),
+        (Comment::AttacksLoose(k, sq), Lang::De) => format!(
+            "Angegriffen und ungedeckt: {} auf {sq}.",
+            super::piece_name(*k, lang)
+        ),
+        (Comment::LeavesHanging(k, sq), Lang::En) => format!(
+            "It leaves the {} on {sq} attacked and undefended.",
+            super::piece_name(*k, lang)
+        ),
+        (Comment::LeavesHanging(k, sq), Lang::De) => format!(
+            "Danach steht {} auf {sq} angegriffen und ungedeckt.",
+            super::piece_name(*k, lang)
+        ),
+        (Comment::KingEntersCamp, Lang::En) => format!(
+            "{}'s king enters the opponent's camp (towards an entering-king win).",
+            name(mover)
+        ),
+        (Comment::KingEntersCamp, Lang::De) => format!(
+            "Der König von {} zieht ins gegnerische Lager ein (Richtung Einzugssieg).",
+            name(mover)
+        ),
+    }
 }
 
 /// Points (of the points table beside Elo), with their noun.
@@ -499,7 +544,7 @@ impl Localize for Msg {
                 name(gote),
                 name(to_move)
             ),
-            (Msg::MovePlayed { game_id, mover, text, captured, promoted, check, repetitions, next, deadline, ending: end }, _) => {
+            (Msg::MovePlayed { game_id, mover, text, captured, promoted, check, repetitions, comments, next, deadline, ending: end }, _) => {
                 let mut s = match lang {
                     Lang::En => format!("#{game_id}: {} played {text}", name(mover)),
                     Lang::De => format!("#{game_id}: {} zieht {text}", name(mover)),
@@ -528,6 +573,10 @@ impl Localize for Msg {
                         Lang::En => format!(" Warning: this position has now occurred {repetitions} times; the fourth time ends the game (sennichite)."),
                         Lang::De => format!(" Achtung: diese Stellung ist jetzt {repetitions}-mal aufgetreten; beim vierten Mal endet die Partie (Sennichite)."),
                     });
+                }
+                for c in comments {
+                    s.push(' ');
+                    s.push_str(&comment_text(c, mover, lang));
                 }
                 match (end, next) {
                     (Some(e), _) => {
@@ -1127,6 +1176,56 @@ mod tests {
     }
 
     #[test]
+    fn move_commentary_in_both_languages() {
+        let sq = |s| crate::shogi::Square::from_usi(s).unwrap();
+        let ann = Who {
+            id: 1,
+            name: "Ann".into(),
+        };
+        let cases = [
+            (
+                Comment::ThreatensMate,
+                "Ann threatens mate.",
+                "Ann droht Matt.",
+            ),
+            (
+                Comment::Material(1),
+                "Material: ☗ ahead by 1 pawn.",
+                "Material: ☗ liegt 1 Bauer vorn.",
+            ),
+            (
+                Comment::Material(-4),
+                "Material: ☖ ahead by 4 pawns.",
+                "Material: ☖ liegt 4 Bauern vorn.",
+            ),
+            (
+                Comment::Material(0),
+                "Material is even.",
+                "Das Material ist ausgeglichen.",
+            ),
+            (
+                Comment::AttacksLoose(PieceKind::Rook, sq("2b")),
+                "It attacks the undefended rook on 2b.",
+                "Angegriffen und ungedeckt: Turm auf 2b.",
+            ),
+            (
+                Comment::LeavesHanging(PieceKind::Silver, sq("6f")),
+                "It leaves the silver on 6f attacked and undefended.",
+                "Danach steht Silber auf 6f angegriffen und ungedeckt.",
+            ),
+            (
+                Comment::KingEntersCamp,
+                "Ann's king enters the opponent's camp (towards an entering-king win).",
+                "Der König von Ann zieht ins gegnerische Lager ein (Richtung Einzugssieg).",
+            ),
+        ];
+        for (c, en, de) in cases {
+            assert_eq!(comment_text(&c, &ann, Lang::En), en);
+            assert_eq!(comment_text(&c, &ann, Lang::De), de);
+        }
+    }
+
+    #[test]
     fn settings_values_are_named_in_the_readers_language() {
         let m = Msg::Settings {
             notation: "japanese".into(),
@@ -1135,6 +1234,9 @@ mod tests {
             language: None,
             dms: true,
             orientation: "sente".into(),
+            danger: "always".into(),
+            dots: true,
+            names: false,
         };
         let expected = [
             (
@@ -1144,6 +1246,8 @@ mod tests {
                     "Zwei Kanji",
                     "Dunkel",
                     "Sente unten",
+                    "Gefahrenhilfe: In jeder ungewerteten Partie",
+                    "(Zugpunkte: ja, Namen: nein)",
                     "Meine Discord-Sprache",
                     ": ja.",
                 ],
@@ -1155,6 +1259,8 @@ mod tests {
                     "Two kanji",
                     "Dark",
                     "Sente at the bottom",
+                    "danger help: In every unrated game",
+                    "(movement dots: yes, names: no)",
                     "My Discord language",
                     ": yes.",
                 ],
@@ -1167,7 +1273,14 @@ mod tests {
             }
         }
         // Every option the Discord command offers has both names.
-        for option in ["notation", "style", "theme", "orientation", "language"] {
+        for option in [
+            "notation",
+            "style",
+            "theme",
+            "orientation",
+            "language",
+            "danger",
+        ] {
             assert!(!setting_choices(option).is_empty(), "{option}");
         }
     }
