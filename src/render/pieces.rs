@@ -217,6 +217,10 @@ impl Mark {
     }
 }
 
+/// How far (in piece heights) the face of a piece pointing down with an
+/// upright face moves towards its wide end.
+const UPRIGHT_SHIFT: f32 = 0.13;
+
 /// The vertical layout of a face, in fractions of the piece height from its
 /// apex, for a piece pointing up: the symbol box, and below it the stroke of
 /// a promoted piece and the name.
@@ -310,11 +314,12 @@ pub(crate) fn draw_sprite(
     let (pw, ph) = (king.0 * s, king.1 * s);
     let top = (fh - ph) / 2.0;
     let cx = fw / 2.0;
-    // Fractions of the piece height from the apex to sprite rows; a piece
-    // pointing down with an upright face has its apex at the bottom.
+    // Fractions of the piece height from the apex to sprite rows. A piece
+    // pointing down with an upright face keeps the order of its face (symbol,
+    // stroke, name) and moves it towards its wide end, now at the top.
     let y_at = |f: f32| {
         if upright_down {
-            fh - top - ph * (1.0 - f)
+            top + ph * (f - UPRIGHT_SHIFT)
         } else {
             top + ph * f
         }
@@ -323,16 +328,9 @@ pub(crate) fn draw_sprite(
     let cy = y_at(fl.centre());
     let sym_h = fl.height() * ph;
     // Room the movement dots leave for the symbol.
-    let dots_k = if face.dots { 0.8 } else { 1.0 };
+    let dots_k = if face.dots { 0.74 } else { 1.0 };
     match face.style {
         PieceStyle::Kanji => {
-            // Kept from the first design: the kanji sits a little lower than
-            // the box centre when the piece points down with an upright face.
-            let cy = if upright_down && fl == FaceLayout::new(face.style, false, false) {
-                fh - top - ph * 0.56
-            } else {
-                cy
-            };
             let em = sym_h.min(ph * 0.66) * dots_k;
             draw_char_centered(&mut img, kanji1(kind, color), em, cx, cy, ink);
         }
@@ -343,13 +341,12 @@ pub(crate) fn draw_sprite(
                 y_at(fl.sym_top + fl.height() * 0.27),
                 y_at(fl.sym_top + fl.height() * 0.74),
             );
-            let (ya, yb) = if upright_down { (yb, ya) } else { (ya, yb) };
             draw_char_centered(&mut img, a, em, cx, ya, ink);
             draw_char_centered(&mut img, b, em, cx, yb, ink);
         }
         PieceStyle::International => {
             let k = (fl.height() / 0.66).min(1.0);
-            let cy = y_at(0.565 - (1.0 - k) * 0.33);
+            let cy = y_at(0.565 - (1.0 - k) * 0.36);
             let (rx, ry) = (pw * 0.37 * (0.5 + 0.5 * k), ph * 0.30 * k);
             // Forward is up on the sprite, except for DownUpright pieces.
             let fwd = if upright_down { -1.0 } else { 1.0 };
@@ -370,7 +367,7 @@ pub(crate) fn draw_sprite(
             let mut t = [0u8; 4];
             draw_text_centered(&mut img, letter(kind).encode_utf8(&mut t), em, cx, cy, ink);
             if promoted {
-                let y = cy + em * 0.47 * fwd;
+                let y = cy + em * 0.47;
                 let hw = pw * 0.14;
                 fill_polygon(
                     &mut img,
@@ -390,7 +387,7 @@ pub(crate) fn draw_sprite(
                 &mut img,
                 kind.unpromote(),
                 cx,
-                cy - sym_h * 0.17,
+                cy - sym_h * 0.17 * dots_k,
                 side,
                 ink,
                 colors.fill,
@@ -400,16 +397,17 @@ pub(crate) fn draw_sprite(
                 kanji1(kind, color),
                 em,
                 cx,
-                cy + sym_h * 0.32,
+                cy + sym_h * 0.32 * dots_k,
                 ink,
             );
         }
     }
     if face.dots {
+        // Round the symbol box, inside the rim and clear of the red corner.
         let fwd = if upright_down { -1.0 } else { 1.0 };
-        let (rx, ry) = (pw * 0.355, ph * 0.33);
-        let dcy = y_at(0.57);
-        let dot = (pw * 0.045).max(1.3);
+        let (rx, ry) = (pw * 0.29, ph * (fl.height() / 2.0 - 0.02));
+        let dcy = cy;
+        let dot = (pw * 0.042).max(1.3);
         draw_moves(
             &mut img,
             kind,
@@ -440,7 +438,7 @@ pub(crate) fn draw_sprite(
             let len = (dx * dx + dy * dy).sqrt().max(1e-6);
             (v.0 + dx / len * d, v.1 + dy / len * d)
         };
-        let leg = pw * 0.24;
+        let leg = pw * if face.dots { 0.16 } else { 0.24 };
         let (a, b) = (inner[corner - 1], inner[corner + 1]);
         fill_polygon(&mut img, &[v, toward(a, leg), toward(b, leg)], colors.red);
     }
