@@ -938,17 +938,23 @@ mod tests {
                 assert!(dist(a, b) < dist(a, c) - 10.0, "{from}{to}: tip too close");
                 // Mirrored through the board's centre (cells are 1 px inside
                 // the grid line, hence the -1 on the sums).
-                let mirror = |p: (f32, f32)| {
-                    (2.0 * x0 + span_x + 1.0 - p.0, 2.0 * y0 + span_y + 1.0 - p.1)
-                };
+                let mirror =
+                    |p: (f32, f32)| (2.0 * x0 + span_x + 1.0 - p.0, 2.0 * y0 + span_y + 1.0 - p.1);
                 for (p, q) in [(a, fa), (b, fb)] {
                     let m = mirror(p);
-                    assert!(dist(m, q) < 1e-3, "{from}{to}: {p:?} flips to {q:?}, not {m:?}");
+                    assert!(
+                        dist(m, q) < 1e-3,
+                        "{from}{to}: {p:?} flips to {q:?}, not {m:?}"
+                    );
                 }
             }
         }
         let l = Layout::new(5);
-        assert_eq!(arrow_ends(&l, s("9i"), s("1a"), false), None, "off a 5×5 board");
+        assert_eq!(
+            arrow_ends(&l, s("9i"), s("1a"), false),
+            None,
+            "off a 5×5 board"
+        );
         assert_eq!(arrow_ends(&l, s("3c"), s("3c"), true), None, "no move");
     }
 
@@ -1002,7 +1008,11 @@ mod tests {
             let l = Layout::new(n);
             let bases = Bases::new(Theme::Light);
             for lang in Lang::ALL {
-                for caption in [Caption::Mate, Caption::Repetition(3), Caption::Repetition(255)] {
+                for caption in [
+                    Caption::Mate,
+                    Caption::Repetition(3),
+                    Caption::Repetition(255),
+                ] {
                     let t = bases.caption(caption, lang);
                     assert!(t.w as i32 <= l.width - 4, "{caption:?} {lang:?} n={n}");
                     assert!(CAPTION_Y + t.h as i32 <= l.gy - WOOD_PAD - 1);

@@ -578,7 +578,7 @@ mod tests {
                     }),
                 };
                 let opts = RenderOptions {
-                    style: PieceStyle::ALL[rng.usize(0..3)],
+                    style: PieceStyle::ALL[rng.usize(..PieceStyle::ALL.len())],
                     theme: Theme::ALL[rng.usize(0..2)],
                     coords: if rng.bool() {
                         Coordinates::Kanji
@@ -587,8 +587,22 @@ mod tests {
                     },
                     flip: rng.bool(),
                     upright_opponent: rng.bool(),
+                    move_dots: rng.bool(),
+                    names: rng.bool(),
+                    lang: crate::lang::Lang::ALL[rng.usize(..2)],
                 };
-                let f = r.compose(&pos, last, &opts);
+                let squares = |rng: &mut fastrand::Rng| -> Vec<Square> {
+                    (0..rng.usize(0..6)).map(|_| sq(rng)).collect()
+                };
+                let marks = Marks {
+                    hanging: squares(&mut rng),
+                    selected: rng.bool().then(|| sq(&mut rng)),
+                    safe: squares(&mut rng),
+                    unsafe_targets: squares(&mut rng),
+                    mate: rng.bool(),
+                    repetitions: rng.u8(..),
+                };
+                let f = r.compose_marked(&pos, last, &opts, &marks);
                 assert_eq!((f.width, f.height), image_size(pos.variant()));
                 assert_eq!(f.pixels.len(), (f.width * f.height) as usize);
             }

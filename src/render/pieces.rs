@@ -760,6 +760,82 @@ mod tests {
         assert_eq!(moves(PieceKind::Silver).len(), 5);
     }
 
+    fn sprite(kind: PieceKind, face: Face, facing: Facing) -> RgbImage {
+        let c = super::super::Theme::Light.colors();
+        draw_sprite(
+            47,
+            51,
+            c.wood,
+            kind,
+            Color::Sente,
+            face,
+            facing,
+            (40.0, 47.0),
+            Mark::None,
+            c,
+        )
+    }
+
+    /// Every unpromoted kind has its own picture, and a promoted piece
+    /// shows its base picture (in red: not the same sprite).
+    #[test]
+    fn pictograms_differ_between_kinds() {
+        let face = Face::plain(PieceStyle::Pictogram);
+        let kinds = [
+            PieceKind::King,
+            PieceKind::Rook,
+            PieceKind::Bishop,
+            PieceKind::Gold,
+            PieceKind::Silver,
+            PieceKind::Knight,
+            PieceKind::Lance,
+            PieceKind::Pawn,
+        ];
+        // Same-size pieces so that only the picture differs.
+        let inks: Vec<Vec<bool>> = kinds
+            .iter()
+            .map(|&k| {
+                let mut img = RgbImage::from_pixel(47, 51, image::Rgb([255, 255, 255]));
+                draw_pictogram(&mut img, k, 23.5, 25.5, 24.0, [0, 0, 0], [255, 255, 255]);
+                img.pixels().map(|p| p.0[0] < 128).collect()
+            })
+            .collect();
+        for i in 0..kinds.len() {
+            let n = inks[i].iter().filter(|&&b| b).count();
+            assert!(n > 60, "{:?} draws only {n} pixels", kinds[i]);
+            for j in 0..i {
+                let diff = inks[i].iter().zip(&inks[j]).filter(|(a, b)| a != b).count();
+                assert!(diff > 40, "{:?} and {:?} look alike", kinds[i], kinds[j]);
+            }
+        }
+        assert_ne!(
+            sprite(PieceKind::Rook, face, Facing::Up),
+            sprite(PieceKind::Dragon, face, Facing::Up)
+        );
+    }
+
+    /// A promoted piece has red in the top-right corner of its face, in
+    /// every style; the unpromoted piece has none there.
+    #[test]
+    fn promoted_pieces_get_a_red_corner() {
+        let reddish = |p: &image::Rgb<u8>| p.0[0] > 150 && p.0[1] < 90 && p.0[2] < 90;
+        for style in PieceStyle::ALL {
+            let face = Face::plain(style);
+            for (kind, promoted) in [(PieceKind::Silver, false), (PieceKind::ProSilver, true)] {
+                let img = sprite(kind, face, Facing::Up);
+                let count = |x0: u32, x1: u32, y0: u32, y1: u32| {
+                    (y0..y1)
+                        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+                        .filter(|&(x, y)| reddish(img.get_pixel(x, y)))
+                        .count()
+                };
+                // The right shoulder of the pentagon is near (40, 14).
+                let corner = count(33, 44, 8, 20);
+                assert_eq!(corner > 6, promoted, "{style:?} {kind:?}: {corner}");
+            }
+        }
+    }
+
     #[test]
     fn down_sprite_is_the_up_sprite_rotated() {
         let c = super::super::Theme::Light.colors();
