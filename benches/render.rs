@@ -118,8 +118,15 @@ fn bench(c: &mut Criterion) {
         ..opts
     };
     let png_all = r.board_png_marked(&pos_b, last, &opts_all, &marks);
-    println!("midgame PNG, pictogram, dots, names, all overlays: {} bytes", png_all.len());
-    assert!(png_all.len() <= 32 * 1024, "overlay PNG is {} bytes", png_all.len());
+    println!(
+        "midgame PNG, pictogram, dots, names, all overlays: {} bytes",
+        png_all.len()
+    );
+    assert!(
+        png_all.len() <= 32 * 1024,
+        "overlay PNG is {} bytes",
+        png_all.len()
+    );
 
     let mut g = c.benchmark_group("render");
     g.bench_function("compose", |b| {
