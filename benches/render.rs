@@ -1,15 +1,17 @@
 //! Speed and size of the board renderer.
 //!
 //! Run: `cargo bench --bench render`. Targets (issue 4), for the midgame below
-//! with a last move: compose + encode median ≤ 3 ms and PNG ≤ 32 KB; cold start
+//! with a last move: compose + encode median ≤ 3 ms and PNG ≤ 32 KB, also with
+//! every overlay on (pictograms, dots, names, danger marks, caption); cold start
 //! (first image, sprites included) ≤ 30 ms; a 100-move game GIF ≤ 150 ms and
 //! ≤ 1.5 MB. Sizes are asserted here; times are for criterion to report.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use komadai::render::{game_gif, RenderOptions, Renderer};
-use komadai::shogi::{Move, Position};
+use komadai::lang::Lang;
+use komadai::render::{game_gif, Marks, PieceStyle, RenderOptions, Renderer};
+use komadai::shogi::{Color, Move, Position, Square};
 
 const MIDGAME: &str =
     "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124";
@@ -47,6 +49,44 @@ fn hundred_moves() -> (Position, Vec<Move>) {
     unreachable!("some seed gives 100 moves")
 }
 
+/// The danger overlay of Sente in the midgame with Sente to move, worked out
+/// from the rules core (as `tests/render_golden.rs` does), with mate and the
+/// repetition caption on as well: every overlay at once.
+fn all_marks(pos: &Position) -> Marks {
+    let viewer = Color::Sente;
+    let selected = Square::from_usi("7b").unwrap();
+    let occ = pos.occupied();
+    let hanging = pos
+        .pieces_of(viewer)
+        .filter(|&sq| Some(sq) != pos.king_square(viewer))
+        .filter(|&sq| pos.is_attacked(sq, !viewer, occ) && !pos.is_attacked(sq, viewer, occ))
+        .collect();
+    let (mut safe, mut unsafe_targets) = (Vec::new(), Vec::new());
+    for mv in pos.legal_moves().iter().copied() {
+        let Move::Normal { from, to, .. } = mv else {
+            continue;
+        };
+        if from != selected || safe.contains(&to) || unsafe_targets.contains(&to) {
+            continue;
+        }
+        let next = pos.after(mv);
+        let occ = next.occupied();
+        if next.is_attacked(to, !viewer, occ) && !next.is_attacked(to, viewer, occ) {
+            unsafe_targets.push(to);
+        } else {
+            safe.push(to);
+        }
+    }
+    Marks {
+        hanging,
+        selected: Some(selected),
+        safe,
+        unsafe_targets,
+        mate: false,
+        repetitions: 3,
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let pos = Position::from_sfen(MIDGAME).unwrap();
     let last = Some(Move::from_usi("6d5c").unwrap());
@@ -67,6 +107,27 @@ fn bench(c: &mut Criterion) {
     println!("100-move GIF: {} bytes", gif.len());
     assert!(gif.len() <= 1_500_000, "GIF is {} bytes", gif.len());
 
+    let pos_b = Position::from_sfen(&MIDGAME.replace(" w ", " b ")).unwrap();
+    let marks = all_marks(&pos_b);
+    assert!(!marks.hanging.is_empty() && !marks.unsafe_targets.is_empty());
+    let opts_all = RenderOptions {
+        style: PieceStyle::Pictogram,
+        move_dots: true,
+        names: true,
+        lang: Lang::De,
+        ..opts
+    };
+    let png_all = r.board_png_marked(&pos_b, last, &opts_all, &marks);
+    println!(
+        "midgame PNG, pictogram, dots, names, all overlays: {} bytes",
+        png_all.len()
+    );
+    assert!(
+        png_all.len() <= 32 * 1024,
+        "overlay PNG is {} bytes",
+        png_all.len()
+    );
+
     let mut g = c.benchmark_group("render");
     g.bench_function("compose", |b| {
         b.iter(|| r.compose(black_box(&pos), last, &opts))
@@ -75,6 +136,9 @@ fn bench(c: &mut Criterion) {
     g.bench_function("encode_png", |b| b.iter(|| black_box(&frame).to_png()));
     g.bench_function("compose_encode_png", |b| {
         b.iter(|| r.board_png(black_box(&pos), last, &opts))
+    });
+    g.bench_function("compose_encode_png_all_overlays", |b| {
+        b.iter(|| r.board_png_marked(black_box(&pos_b), last, &opts_all, &marks))
     });
     g.bench_function("cold_start_first_png", |b| {
         b.iter(|| Renderer::new().board_png(black_box(&pos), last, &opts))

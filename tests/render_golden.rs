@@ -15,11 +15,12 @@
 
 use std::path::PathBuf;
 
+use komadai::lang::Lang;
 use komadai::render::{
-    eval_graph_png, Coordinates, Eval, GameEnd, GameEndKind, PieceStyle, RenderOptions, Renderer,
-    Theme,
+    eval_graph_png, Coordinates, Eval, GameEnd, GameEndKind, Marks, PieceStyle, RenderOptions,
+    Renderer, Theme,
 };
-use komadai::shogi::{Color, Handicap, Move, Position};
+use komadai::shogi::{Color, Handicap, Move, Position, Square};
 
 /// The benchmark midgame (also in `benches/render.rs`), Sente's bishop just took on 5c.
 const MIDGAME: &str =
@@ -30,6 +31,7 @@ struct Case {
     pos: Position,
     last: Option<Move>,
     opts: RenderOptions,
+    marks: Marks,
 }
 
 fn sfen(s: &str) -> Position {
@@ -52,6 +54,56 @@ fn after(moves: &[&str]) -> (Position, Option<Move>) {
     (pos, last)
 }
 
+/// The danger overlay of `viewer` (who is to move), worked out here from the
+/// rules core so that the pictures show real marks: `viewer`'s pieces other
+/// than the king that the opponent attacks and `viewer` does not defend; and
+/// for the piece on `selected`, each square it can move to, unsafe if the
+/// opponent attacks it there and `viewer` does not defend it there.
+fn danger_marks(pos: &Position, viewer: Color, selected: Square) -> Marks {
+    assert_eq!(
+        pos.side_to_move(),
+        viewer,
+        "the overlay is for the side to move"
+    );
+    let occ = pos.occupied();
+    let hanging = pos
+        .pieces_of(viewer)
+        .filter(|&sq| Some(sq) != pos.king_square(viewer))
+        .filter(|&sq| pos.is_attacked(sq, !viewer, occ) && !pos.is_attacked(sq, viewer, occ))
+        .collect();
+    let (mut safe, mut unsafe_targets) = (Vec::new(), Vec::new());
+    for mv in pos.legal_moves().iter().copied() {
+        let Move::Normal { from, to, .. } = mv else {
+            continue;
+        };
+        if from != selected || safe.contains(&to) || unsafe_targets.contains(&to) {
+            continue;
+        }
+        let next = pos.after(mv);
+        let occ = next.occupied();
+        if next.is_attacked(to, !viewer, occ) && !next.is_attacked(to, viewer, occ) {
+            unsafe_targets.push(to);
+        } else {
+            safe.push(to);
+        }
+    }
+    assert!(
+        !safe.is_empty() && !unsafe_targets.is_empty(),
+        "{safe:?} {unsafe_targets:?}"
+    );
+    Marks {
+        hanging,
+        selected: Some(selected),
+        safe,
+        unsafe_targets,
+        ..Marks::default()
+    }
+}
+
+fn sq(usi: &str) -> Square {
+    Square::from_usi(usi).unwrap()
+}
+
 fn cases() -> Vec<Case> {
     let o = RenderOptions::default();
     let with = |style, theme| RenderOptions { style, theme, ..o };
@@ -63,18 +115,21 @@ fn cases() -> Vec<Case> {
             pos: Position::startpos(),
             last: None,
             opts: o,
+            marks: Marks::default(),
         },
         Case {
             name: "midgame",
             pos: mid(),
             last: usi("6d5c"),
             opts: o,
+            marks: Marks::default(),
         },
         Case {
             name: "midgame_dark",
             pos: mid(),
             last: usi("6d5c"),
             opts: with(PieceStyle::Kanji, Theme::Dark),
+            marks: Marks::default(),
         },
         Case {
             name: "midgame_flipped_letters",
@@ -85,6 +140,7 @@ fn cases() -> Vec<Case> {
                 coords: Coordinates::Letters,
                 ..o
             },
+            marks: Marks::default(),
         },
         Case {
             name: "midgame_upright",
@@ -94,6 +150,7 @@ fn cases() -> Vec<Case> {
                 upright_opponent: true,
                 ..o
             },
+            marks: Marks::default(),
         },
         Case {
             // Hands of every kind; Gote holds 16 pawns (a two-digit badge).
@@ -101,6 +158,7 @@ fn cases() -> Vec<Case> {
             pos: sfen("4k4/9/9/9/9/9/9/9/4K4 b RB2G2S2N2L2Prb2g2s2n2l16p 1"),
             last: None,
             opts: o,
+            marks: Marks::default(),
         },
         Case {
             // Promoted pieces of both sides; Sente's king is in check from the dragon.
@@ -108,18 +166,21 @@ fn cases() -> Vec<Case> {
             pos: sfen("4k3+b/9/2+R3+P2/6+B2/1+S5+N1/9/+l3+p4/3+r2+s2/4K1+n1L b Gp 80"),
             last: usi("6d6h"),
             opts: o,
+            marks: Marks::default(),
         },
         Case {
             name: "drop",
             pos: drop_pos,
             last: drop_last,
             opts: o,
+            marks: Marks::default(),
         },
         Case {
             name: "minishogi",
             pos: Position::minishogi_startpos(),
             last: None,
             opts: o,
+            marks: Marks::default(),
         },
         Case {
             // A silver drop that checks: the drop and the check are both marked.
@@ -127,12 +188,14 @@ fn cases() -> Vec<Case> {
             pos: sfen("2k2/5/5/1s3/K1G2 b RBSPrbgp 1"),
             last: usi("S*4d"),
             opts: with(PieceStyle::Kanji, Theme::Dark),
+            marks: Marks::default(),
         },
         Case {
             name: "handicap_ten",
             pos: Handicap::TenPieces.start_position(),
             last: None,
             opts: o,
+            marks: Marks::default(),
         },
     ];
     for style in [PieceStyle::TwoKanji, PieceStyle::International] {
@@ -148,9 +211,145 @@ fn cases() -> Vec<Case> {
                 pos: mid(),
                 last: usi("6d5c"),
                 opts: with(style, theme),
+                marks: Marks::default(),
             });
         }
     }
+    let pict = PieceStyle::Pictogram;
+    let pict_kanji = PieceStyle::PictogramKanji;
+    for (name, style, theme) in [
+        ("midgame_pictogram", pict, Theme::Light),
+        ("midgame_pictogram_dark", pict, Theme::Dark),
+        ("midgame_pictogram_kanji", pict_kanji, Theme::Light),
+        ("midgame_pictogram_kanji_dark", pict_kanji, Theme::Dark),
+    ] {
+        v.push(Case {
+            name,
+            pos: mid(),
+            last: usi("6d5c"),
+            opts: with(style, theme),
+            marks: Marks::default(),
+        });
+    }
+    let promoted = || sfen("4k3+b/9/2+R3+P2/6+B2/1+S5+N1/9/+l3+p4/3+r2+s2/4K1+n1L b Gp 80");
+    let faces = |style, theme, lang| RenderOptions {
+        move_dots: true,
+        names: true,
+        lang,
+        ..with(style, theme)
+    };
+    // The midgame with Sente to move (as if Gote had passed), Sente's view.
+    let mid_sente = sfen(&MIDGAME.replace(" w ", " b "));
+    let danger_sente = danger_marks(&mid_sente, Color::Sente, sq("7b"));
+    let mid_gote = mid();
+    let danger_gote = danger_marks(&mid_gote, Color::Gote, sq("2h"));
+    let (repeated, repeated_last) = after(&[
+        "2h3h", "8b7b", "3h2h", "7b8b", "2h3h", "8b7b", "3h2h", "7b8b",
+    ]);
+    let mut mini = Position::minishogi_startpos();
+    let mut mini_last = None;
+    for m in [
+        "1e1d", "5a5b", "1d1e", "5b5a", "1e1d", "5a5b", "1d1e", "5b5a",
+    ] {
+        let mv = Move::from_usi(m).unwrap();
+        mini.play(mv).unwrap_or_else(|e| panic!("{m}: {e}"));
+        mini_last = Some(mv);
+    }
+    // Gote's king on 5a, mated by a gold dropped on 5b and held by the pawn on 5c.
+    let mated = sfen("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 3");
+    assert!(mated.legal_moves().is_empty(), "the mate position is mate");
+    v.extend([
+        Case {
+            // Every promoted kind with movement dots and German names.
+            name: "promoted_pictogram_dots_names_de_dark",
+            pos: promoted(),
+            last: usi("6d6h"),
+            opts: faces(pict, Theme::Dark, Lang::De),
+            marks: Marks::default(),
+        },
+        Case {
+            name: "promoted_kanji_dots_names_en",
+            pos: promoted(),
+            last: usi("6d6h"),
+            opts: faces(PieceStyle::Kanji, Theme::Light, Lang::En),
+            marks: Marks::default(),
+        },
+        Case {
+            // Gote's view: the pieces point down, marks must follow the flip.
+            name: "midgame_pictogram_upright_dots",
+            pos: mid(),
+            last: usi("6d5c"),
+            opts: RenderOptions {
+                upright_opponent: true,
+                move_dots: true,
+                ..with(pict_kanji, Theme::Light)
+            },
+            marks: Marks::default(),
+        },
+        Case {
+            name: "danger_pictogram",
+            pos: mid_sente,
+            last: usi("6d5c"),
+            opts: with(pict, Theme::Light),
+            marks: danger_sente,
+        },
+        Case {
+            name: "danger_flipped_dark",
+            pos: mid_gote,
+            last: usi("6d5c"),
+            opts: RenderOptions {
+                flip: true,
+                ..with(PieceStyle::Kanji, Theme::Dark)
+            },
+            marks: danger_gote,
+        },
+        Case {
+            name: "mate",
+            pos: mated.clone(),
+            last: usi("G*5b"),
+            opts: o,
+            marks: Marks {
+                mate: true,
+                ..Marks::default()
+            },
+        },
+        Case {
+            name: "mate_de_dark",
+            pos: mated,
+            last: usi("G*5b"),
+            opts: RenderOptions {
+                lang: Lang::De,
+                ..with(pict_kanji, Theme::Dark)
+            },
+            marks: Marks {
+                mate: true,
+                ..Marks::default()
+            },
+        },
+        Case {
+            name: "repetition_de",
+            pos: repeated,
+            last: repeated_last,
+            opts: RenderOptions {
+                lang: Lang::De,
+                ..o
+            },
+            marks: Marks {
+                repetitions: 3,
+                ..Marks::default()
+            },
+        },
+        Case {
+            name: "minishogi_repetition_dark",
+            pos: mini,
+            last: mini_last,
+            opts: with(pict, Theme::Dark),
+            marks: Marks {
+                repetitions: 3,
+                ..Marks::default()
+            },
+        },
+    ]);
     v
 }
 
@@ -229,7 +428,7 @@ fn golden_boards() {
     let r = Renderer::new();
     let mut failures = Vec::new();
     for c in cases() {
-        let png = r.board_png(&c.pos, c.last, &c.opts);
+        let png = r.board_png_marked(&c.pos, c.last, &c.opts, &c.marks);
         assert!(png.len() < 40 * 1024, "{}: {} bytes", c.name, png.len());
         check(c.name, &png, &mut failures);
     }
@@ -296,7 +495,7 @@ fn rendering_is_deterministic_across_renderers() {
     // A renderer that drew other styles and themes first gives the same bytes.
     let r = Renderer::new();
     for c in cases() {
-        let _ = r.board_png(&c.pos, c.last, &c.opts);
+        let _ = r.board_png_marked(&c.pos, c.last, &c.opts, &c.marks);
     }
     assert_eq!(a, r.board_png(&pos, usi("6d5c"), &opts));
 }

@@ -209,6 +209,15 @@ pub(crate) fn draw_char_at(img: &mut RgbImage, ch: char, em_px: f32, x: f32, y: 
     }
 }
 
+/// The advance width of `text` at `em_px`.
+pub(crate) fn text_width(text: &str, em_px: f32) -> f32 {
+    let font = &*FONT;
+    let scaled = font.as_scaled(scale_for_em(em_px));
+    text.chars()
+        .map(|ch| ab_glyph::ScaleFont::h_advance(&scaled, font.glyph_id(ch)))
+        .sum()
+}
+
 /// Draws a short text whose ink box is centred on (cx, cy); characters are
 /// placed by their advance widths.
 pub(crate) fn draw_text_centered(

@@ -1,7 +1,9 @@
 //! `komadai render`: draw a position as PNG, or a game as an animated GIF.
 //!
 //! ```text
-//! komadai render --sfen SFEN [--last-move USI] [--style kanji|kanji2|international]
+//! komadai render --sfen SFEN [--last-move USI]
+//!                [--style kanji|kanji2|international|pictogram|pictogram-kanji]
+//!                [--move-dots] [--names] [--lang en|de]
 //!                [--theme light|dark] [--flip] [--coords kanji|letters] -o board.png
 //! komadai render --game GAME.txt --gif -o game.gif
 //! ```
@@ -14,6 +16,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::{Coordinates, PieceStyle, RenderOptions, Renderer, Theme};
+use crate::lang::Lang;
 use crate::shogi::{Move, Position, STANDARD_START_SFEN};
 
 /// Arguments of `komadai render`.
@@ -51,6 +54,15 @@ pub struct RenderArgs {
     /// Draw the opponent's labels upright.
     #[arg(long)]
     pub upright: bool,
+    /// Movement dots on kanji and pictogram faces.
+    #[arg(long)]
+    pub move_dots: bool,
+    /// A small piece name under each symbol.
+    #[arg(long)]
+    pub names: bool,
+    /// Language of piece names.
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    pub lang: LangArg,
     /// Output file.
     #[arg(short, long)]
     pub output: PathBuf,
@@ -65,6 +77,19 @@ pub enum StyleArg {
     Kanji2,
     /// Movement symbols and letters.
     International,
+    /// Pictures (crown, tower, mitre, coin, diamond, horse, lance, pawn).
+    Pictogram,
+    /// Pictures with a small kanji.
+    PictogramKanji,
+}
+
+/// `--lang` values.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LangArg {
+    /// English.
+    En,
+    /// German.
+    De,
 }
 
 /// `--theme` values.
@@ -121,6 +146,8 @@ impl RenderArgs {
                 StyleArg::Kanji => PieceStyle::Kanji,
                 StyleArg::Kanji2 => PieceStyle::TwoKanji,
                 StyleArg::International => PieceStyle::International,
+                StyleArg::Pictogram => PieceStyle::Pictogram,
+                StyleArg::PictogramKanji => PieceStyle::PictogramKanji,
             },
             theme: match self.theme {
                 ThemeArg::Light => Theme::Light,
@@ -132,6 +159,12 @@ impl RenderArgs {
             },
             flip: self.flip,
             upright_opponent: self.upright,
+            move_dots: self.move_dots,
+            names: self.names,
+            lang: match self.lang {
+                LangArg::En => Lang::En,
+                LangArg::De => Lang::De,
+            },
         }
     }
 }

@@ -31,12 +31,14 @@ mod gif;
 mod graph;
 mod pieces;
 mod theme;
+mod words;
 
 use std::sync::{LazyLock, OnceLock};
 
 pub use graph::{eval_graph_png, Eval, GameEnd, GameEndKind, EVAL_CLAMP};
 
-use crate::shogi::{Move, Position};
+use crate::lang::Lang;
+use crate::shogi::{Move, Position, Square};
 
 /// How pieces are labelled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -49,14 +51,22 @@ pub enum PieceStyle {
     /// For beginners: dots (one step) and arrows (any distance) show how the
     /// piece moves, with its Western letter (K R B G S N L P) in the middle.
     International,
+    /// Our own pictures: crown (king), tower (rook), mitre (bishop), coin
+    /// (gold), diamond (silver), horse head (knight), lance tip (lance) and
+    /// pawn; promoted pieces show their base picture in red.
+    Pictogram,
+    /// The pictures with the one-kanji name small below them.
+    PictogramKanji,
 }
 
 impl PieceStyle {
     /// All styles.
-    pub const ALL: [PieceStyle; 3] = [
+    pub const ALL: [PieceStyle; 5] = [
         PieceStyle::Kanji,
         PieceStyle::TwoKanji,
         PieceStyle::International,
+        PieceStyle::Pictogram,
+        PieceStyle::PictogramKanji,
     ];
 }
 
@@ -98,6 +108,33 @@ pub struct RenderOptions {
     pub flip: bool,
     /// Draw the opponent's labels upright (the piece still points down).
     pub upright_opponent: bool,
+    /// Dots (one step) and short arrows (any distance) round the face that
+    /// show how a piece moves, for the kanji and pictogram styles (the
+    /// international style always has them; two-kanji faces have no room).
+    pub move_dots: bool,
+    /// A small name of the piece under its symbol, in `lang`.
+    pub names: bool,
+    /// The language of the names and captions on the picture.
+    pub lang: Lang,
+}
+
+/// What to mark on a board beyond the position and the last move: the danger
+/// overlay of one viewer and captions. `Marks::default()` marks nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// The viewer's own pieces that are attacked and not defended: a red outline.
+    pub hanging: Vec<Square>,
+    /// The piece whose targets are shown: a subtle highlight of its square.
+    pub selected: Option<Square>,
+    /// Its targets where it is safe: green.
+    pub safe: Vec<Square>,
+    /// Its targets where it can be captured without recapture: orange.
+    pub unsafe_targets: Vec<Square>,
+    /// Write mate on the picture (詰み and the word in the picture's language).
+    pub mate: bool,
+    /// How often this position has occurred so far; from 3 a caption warns
+    /// that the 4th occurrence is sennichite (and at 4 says it is).
+    pub repetitions: u8,
 }
 
 /// A composed picture: palette indices, one byte a pixel, row by row.
@@ -228,6 +265,10 @@ fn png_chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
     out.extend_from_slice(&crc.finalize().to_be_bytes());
 }
 
+/// Kits a renderer can hold: styles × move dots × names (none, English,
+/// German) × themes.
+const KITS: usize = PieceStyle::ALL.len() * 2 * 3 * 2;
+
 /// zlib level of the board PNGs.
 const PNG_LEVEL: u32 = 2;
 
@@ -236,7 +277,8 @@ const PNG_LEVEL: u32 = 2;
 /// Most callers use the shared instance through [`board_png`] and friends; a
 /// fresh `Renderer` is only needed to measure a cold start.
 pub struct Renderer {
-    kits: [OnceLock<board::Kit>; 6],
+    /// One kit per (style, theme, face options); see [`Renderer::kit`].
+    kits: [OnceLock<board::Kit>; KITS],
     bases: [board::Bases; 2],
 }
 
@@ -269,17 +311,39 @@ impl Renderer {
         &SHARED
     }
 
-    fn kit(&self, style: PieceStyle, theme: Theme) -> &board::Kit {
-        let i = style as usize * 2 + theme as usize;
-        self.kits[i].get_or_init(|| board::Kit::new(style, theme))
+    /// The kit of the sprites `opts` asks for. Options that do not change a
+    /// style's faces (dots on the international style, which always has
+    /// them, or on two-kanji faces, which have no room) share one kit.
+    fn kit(&self, opts: &RenderOptions) -> &board::Kit {
+        let face = pieces::Face::of(opts);
+        let names = match face.names {
+            None => 0,
+            Some(Lang::En) => 1,
+            Some(Lang::De) => 2,
+        };
+        let i = ((face.style as usize * 2 + usize::from(face.dots)) * 3 + names) * 2
+            + opts.theme as usize;
+        self.kits[i].get_or_init(|| board::Kit::new(face, opts.theme))
     }
 
-    /// Composes the picture of `pos`, with `last_move` highlighted, as palette indices.
+    /// Composes the picture of `pos`, with `last_move` marked, as palette indices.
     #[must_use]
     pub fn compose(&self, pos: &Position, last_move: Option<Move>, opts: &RenderOptions) -> Frame {
+        self.compose_marked(pos, last_move, opts, &Marks::default())
+    }
+
+    /// Composes the picture of `pos` with `last_move` and `marks`, as palette indices.
+    #[must_use]
+    pub fn compose_marked(
+        &self,
+        pos: &Position,
+        last_move: Option<Move>,
+        opts: &RenderOptions,
+        marks: &Marks,
+    ) -> Frame {
         let bases = &self.bases[opts.theme as usize];
-        self.kit(opts.style, opts.theme)
-            .compose(bases, pos, last_move, opts, true)
+        self.kit(opts)
+            .compose(bases, pos, last_move, opts, marks, true)
     }
 
     /// A frame of an animation: like [`Renderer::compose`], without marking
@@ -291,8 +355,8 @@ impl Renderer {
         opts: &RenderOptions,
     ) -> Frame {
         let bases = &self.bases[opts.theme as usize];
-        self.kit(opts.style, opts.theme)
-            .compose(bases, pos, last_move, opts, false)
+        self.kit(opts)
+            .compose(bases, pos, last_move, opts, &Marks::default(), false)
     }
 
     /// The PNG of `pos`, with `last_move` highlighted.
@@ -304,6 +368,18 @@ impl Renderer {
         opts: &RenderOptions,
     ) -> Vec<u8> {
         self.compose(pos, last_move, opts).to_png()
+    }
+
+    /// The PNG of `pos` with `last_move` and `marks`.
+    #[must_use]
+    pub fn board_png_marked(
+        &self,
+        pos: &Position,
+        last_move: Option<Move>,
+        opts: &RenderOptions,
+        marks: &Marks,
+    ) -> Vec<u8> {
+        self.compose_marked(pos, last_move, opts, marks).to_png()
     }
 
     /// An animated GIF of a game: the start position, one frame per move with
@@ -347,6 +423,17 @@ pub fn board_png(pos: &Position, last_move: Option<Move>, opts: &RenderOptions) 
     Renderer::shared().board_png(pos, last_move, opts)
 }
 
+/// The PNG of `pos` with `last_move` and `marks`, drawn by the shared renderer.
+#[must_use]
+pub fn board_png_marked(
+    pos: &Position,
+    last_move: Option<Move>,
+    opts: &RenderOptions,
+    marks: &Marks,
+) -> Vec<u8> {
+    Renderer::shared().board_png_marked(pos, last_move, opts, marks)
+}
+
 /// An animated GIF of a game, drawn by the shared renderer (see [`Renderer::game_gif`]).
 ///
 /// # Errors
@@ -371,6 +458,7 @@ pub fn emitted_chars() -> Vec<char> {
     let mut v = pieces::face_chars();
     v.extend(board::board_chars());
     v.extend(graph::graph_chars());
+    v.extend(words::word_chars());
     v.sort_unstable();
     v.dedup();
     v
@@ -490,7 +578,7 @@ mod tests {
                     }),
                 };
                 let opts = RenderOptions {
-                    style: PieceStyle::ALL[rng.usize(0..3)],
+                    style: PieceStyle::ALL[rng.usize(..PieceStyle::ALL.len())],
                     theme: Theme::ALL[rng.usize(0..2)],
                     coords: if rng.bool() {
                         Coordinates::Kanji
@@ -499,8 +587,22 @@ mod tests {
                     },
                     flip: rng.bool(),
                     upright_opponent: rng.bool(),
+                    move_dots: rng.bool(),
+                    names: rng.bool(),
+                    lang: crate::lang::Lang::ALL[rng.usize(..2)],
                 };
-                let f = r.compose(&pos, last, &opts);
+                let squares = |rng: &mut fastrand::Rng| -> Vec<Square> {
+                    (0..rng.usize(0..6)).map(|_| sq(rng)).collect()
+                };
+                let marks = Marks {
+                    hanging: squares(&mut rng),
+                    selected: rng.bool().then(|| sq(&mut rng)),
+                    safe: squares(&mut rng),
+                    unsafe_targets: squares(&mut rng),
+                    mate: rng.bool(),
+                    repetitions: rng.u8(..),
+                };
+                let f = r.compose_marked(&pos, last, &opts, &marks);
                 assert_eq!((f.width, f.height), image_size(pos.variant()));
                 assert_eq!(f.pixels.len(), (f.width * f.height) as usize);
             }

@@ -53,6 +53,16 @@ pub(crate) struct Colors {
     pub marker_on: Rgb,
     /// Marker of the side not to move.
     pub marker_off: Rgb,
+    /// The square of the piece whose targets are shown.
+    pub select: Rgb,
+    /// Outline of a piece that is attacked and not defended.
+    pub danger: Rgb,
+    /// A target where the selected piece would be safe.
+    pub safe: Rgb,
+    /// A target where the selected piece could be taken without recapture.
+    pub unsafe_: Rgb,
+    /// The last-move arrow and the dashed circle of a drop.
+    pub arrow: Rgb,
 }
 
 const fn hex(v: u32) -> Rgb {
@@ -77,6 +87,11 @@ static LIGHT: Colors = Colors {
     badge_text: hex(0xFFFFFF),
     marker_on: hex(0xF0A83C),
     marker_off: hex(0x7A7266),
+    select: hex(0xB9D9E6),
+    danger: hex(0xE0141E),
+    safe: hex(0x23913A),
+    unsafe_: hex(0xEE6A0A),
+    arrow: hex(0x2260B0),
 };
 
 static DARK: Colors = Colors {
@@ -97,6 +112,11 @@ static DARK: Colors = Colors {
     badge_text: hex(0x1C1B1A),
     marker_on: hex(0xF0A83C),
     marker_off: hex(0x6A645C),
+    select: hex(0x46707E),
+    danger: hex(0xFF3B30),
+    safe: hex(0x5CD06E),
+    unsafe_: hex(0xFF9A30),
+    arrow: hex(0x6AAEF6),
 };
 
 impl Theme {
@@ -155,6 +175,11 @@ impl Palette {
             c.badge_text,
             c.marker_on,
             c.marker_off,
+            c.select,
+            c.danger,
+            c.safe,
+            c.unsafe_,
+            c.arrow,
         ];
         // (foreground, background) pairs the renderer blends.
         let pairs = [
@@ -173,6 +198,17 @@ impl Palette {
             (c.badge_text, c.badge),
             (c.marker_on, c.frame),
             (c.marker_off, c.frame),
+            // Overlays: outlines and targets on the wood, pieces on a
+            // selected square or an outline, the arrow, the mate caption.
+            (c.danger, c.wood),
+            (c.edge, c.danger),
+            (c.edge, c.select),
+            (c.safe, c.wood),
+            (c.unsafe_, c.wood),
+            (c.arrow, c.wood),
+            (c.arrow, c.fill),
+            (c.arrow, c.drop),
+            (c.red, c.frame),
         ];
         let mut colors: Vec<Rgb> = Vec::with_capacity(255);
         let push = |v: Rgb, colors: &mut Vec<Rgb>| {
