@@ -998,14 +998,18 @@ impl Run {
         );
         let piece_style = pick(
             &mut self.m.rng,
-            &["kanji", "kanji2", "international", "emoji"],
+            &["kanji", "kanji2", "international", "pictogram", "pictogram-kanji", "emoji"],
         );
         let theme = pick(&mut self.m.rng, &["light", "dark", "neon"]);
         let language = pick(&mut self.m.rng, &["en", "de", "auto", "fr"]);
         let dms = self.m.rng.bool().then(|| self.m.rng.bool());
         let orientation = pick(&mut self.m.rng, &["own", "sente", "upside-down"]);
+        let danger = pick(&mut self.m.rng, &["auto", "always", "off", "sometimes"]);
+        let dots = self.m.rng.bool().then(|| self.m.rng.bool());
+        let names = self.m.rng.bool().then(|| self.m.rng.bool());
         let bad = notation.as_deref() == Some("klingon")
             || orientation.as_deref() == Some("upside-down")
+            || danger.as_deref() == Some("sometimes")
             || piece_style.as_deref() == Some("emoji")
             || theme.as_deref() == Some("neon")
             || language.as_deref() == Some("fr");
@@ -1016,6 +1020,9 @@ impl Run {
             language,
             dms,
             orientation,
+            danger,
+            dots,
+            names,
         };
         let predict = if bad {
             Predict::Refuse("invalid setting".into())
