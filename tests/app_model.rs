@@ -998,7 +998,14 @@ impl Run {
         );
         let piece_style = pick(
             &mut self.m.rng,
-            &["kanji", "kanji2", "international", "pictogram", "pictogram-kanji", "emoji"],
+            &[
+                "kanji",
+                "kanji2",
+                "international",
+                "pictogram",
+                "pictogram-kanji",
+                "emoji",
+            ],
         );
         let theme = pick(&mut self.m.rng, &["light", "dark", "neon"]);
         let language = pick(&mut self.m.rng, &["en", "de", "auto", "fr"]);

@@ -467,8 +467,12 @@ impl App {
         if l.game.moves().len() > max {
             return Err(Refusal::GifTooLong(max).into());
         }
-        let gif = crate::render::game_gif(l.game.start(), l.game.moves(), &view.render_options())
-            .map_err(|e| AppError::Internal(format!("gif of game {}: {e}", l.row.id)))?;
+        let gif = crate::render::game_gif(
+            l.game.start(),
+            l.game.moves(),
+            &view.render_options(caller.lang),
+        )
+        .map_err(|e| AppError::Internal(format!("gif of game {}: {e}", l.row.id)))?;
         let mut r = Reply::private(
             Msg::Exported {
                 game_id: l.row.id,

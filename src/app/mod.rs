@@ -355,14 +355,17 @@ pub struct BoardView {
 }
 
 impl BoardView {
-    /// The picture options for this view (the viewer's style and theme).
+    /// The picture options for this view (the viewer's style, theme,
+    /// dots and names; the words on the picture in `lang`).
     #[must_use]
-    pub fn render_options(&self) -> crate::render::RenderOptions {
+    pub fn render_options(&self, lang: Lang) -> crate::render::RenderOptions {
         use crate::render::{PieceStyle, RenderOptions, Theme};
         RenderOptions {
             style: match self.piece_style.as_str() {
                 "kanji2" => PieceStyle::TwoKanji,
                 "international" => PieceStyle::International,
+                "pictogram" => PieceStyle::Pictogram,
+                "pictogram-kanji" => PieceStyle::PictogramKanji,
                 _ => PieceStyle::Kanji,
             },
             theme: if self.theme == "dark" {
@@ -371,18 +374,41 @@ impl BoardView {
                 Theme::Light
             },
             flip: self.flip,
+            move_dots: self.dots,
+            names: self.names,
+            lang,
             ..RenderOptions::default()
         }
     }
 
-    /// The board as PNG bytes.
-    pub fn png(&self) -> Result<Vec<u8>, crate::shogi::SfenError> {
+    /// What is drawn over the position: the danger help, mate, and the
+    /// repetition warning.
+    #[must_use]
+    pub fn marks(&self, pos: &crate::shogi::Position) -> crate::render::Marks {
+        let d = self.danger.clone().unwrap_or_default();
+        crate::render::Marks {
+            hanging: d.hanging,
+            selected: d.selected,
+            safe: d.safe,
+            unsafe_targets: d.unsafe_targets,
+            mate: pos.is_checkmate(),
+            repetitions: self.repetitions,
+        }
+    }
+
+    /// The board as PNG bytes, its words in `lang`.
+    pub fn png(&self, lang: Lang) -> Result<Vec<u8>, crate::shogi::SfenError> {
         let pos = crate::shogi::Position::from_sfen(&self.sfen)?;
         let last = self
             .last_move
             .as_deref()
             .and_then(|m| crate::shogi::Move::from_usi(m).ok());
-        Ok(crate::render::board_png(&pos, last, &self.render_options()))
+        Ok(crate::render::board_png_marked(
+            &pos,
+            last,
+            &self.render_options(lang),
+            &self.marks(&pos),
+        ))
     }
 }
 

@@ -578,7 +578,7 @@ impl Console {
         let mut image = None;
         if let Some(b) = &reply.board {
             let path = dir.join(format!("{:04}-game{}.png", self.counter, b.game_id));
-            if let Ok(png) = b.png() {
+            if let Ok(png) = b.png(reply.lang) {
                 if std::fs::write(&path, png).is_ok() {
                     image = Some(path.display().to_string());
                 }

@@ -50,7 +50,10 @@ impl Outgoing {
         test_hook();
         let text = reply.msg.localize(reply.lang);
         let png = match &reply.board {
-            Some(b) => Some(b.png().map_err(|e| format!("board {}: {e}", b.game_id))?),
+            Some(b) => Some(
+                b.png(reply.lang)
+                    .map_err(|e| format!("board {}: {e}", b.game_id))?,
+            ),
             None => None,
         };
         Ok(Outgoing {
