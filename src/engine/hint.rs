@@ -3,7 +3,7 @@
 //! The reason is data ([`HintReason`]); [`reason_text`] turns it into an
 //! English or German sentence (it moves into the i18n module later).
 
-use crate::shogi::{Move, PieceKind, Position};
+use crate::shogi::{attacks, Color, Move, PieceKind, Position, Square};
 
 use super::eval::{exchange_value, BOARD_VALUE};
 use super::mate::MateSearch;
@@ -35,8 +35,24 @@ pub enum HintReason {
     Drop(PieceKind),
     /// The position is lost; this move holds out longest (mate in this many).
     HoldsOut(u32),
-    /// A quiet move that improves the position.
-    Improves,
+    /// The moved piece now attacks an opponent's piece of this kind that is
+    /// undefended or worth more than the attacker.
+    Attacks(PieceKind),
+    /// It defends a piece of this kind that was attacked and undefended.
+    Defends(PieceKind),
+    /// The king steps away from the action, or a gold or silver joins it:
+    /// the castle gets stronger.
+    GuardsKing,
+    /// A pawn move that opens the way for the bishop or rook (this kind).
+    OpensLine(PieceKind),
+    /// A piece of this kind leaves its starting rank to take part.
+    Develops(PieceKind),
+    /// The king heads for the opponent's camp (entering king).
+    KingForward,
+    /// The piece of this kind reaches more squares: (before, after).
+    Activates(PieceKind, u32, u32),
+    /// A waiting move that leaves nothing undefended.
+    Waits,
 }
 
 /// A hint: the move, why, and the engine's score for the player to move.
@@ -151,7 +167,113 @@ pub fn explain(pos: &Position, mv: Move, score: Score) -> HintReason {
     if let Move::Drop { kind, .. } = mv {
         return HintReason::Drop(kind);
     }
-    HintReason::Improves
+    quiet_reason(pos, mv, &next)
+}
+
+/// What a quiet move (no capture, check, promotion or drop) does.
+fn quiet_reason(pos: &Position, mv: Move, next: &Position) -> HintReason {
+    let us = pos.side_to_move();
+    let them = !us;
+    let Move::Normal { from, to, .. } = mv else {
+        return HintReason::Waits;
+    };
+    let Some(piece) = pos.piece_at(from) else {
+        return HintReason::Waits;
+    };
+    let kind = piece.kind;
+    let occ_after = next.occupied();
+    // A new attack on something worth taking.
+    let reach_after = attacks(
+        us,
+        next.piece_at(to).map_or(kind, |p| p.kind),
+        to,
+        occ_after,
+    );
+    let reach_before = attacks(us, kind, from, pos.occupied());
+    let target = Square::all()
+        .filter(|&sq| reach_after.has(sq) && !reach_before.has(sq))
+        .filter_map(|sq| {
+            next.piece_at(sq)
+                .filter(|p| p.color == them)
+                .map(|p| (sq, p.kind))
+        })
+        .filter(|&(sq, k)| {
+            k != PieceKind::King
+                && (!next.is_attacked(sq, them, occ_after)
+                    || exchange_value(k) > exchange_value(kind))
+        })
+        .max_by_key(|&(_, k)| exchange_value(k));
+    if let Some((_, k)) = target {
+        return HintReason::Attacks(k);
+    }
+    // A loose piece of ours is defended now.
+    let loose_before = super::danger::hanging(pos, us);
+    let loose_after = super::danger::hanging(next, us);
+    if let Some(k) = loose_before
+        .iter()
+        .filter(|&&sq| sq != from && !loose_after.contains(&sq))
+        .filter_map(|&sq| next.piece_at(sq))
+        .map(|p| p.kind)
+        .max_by_key(|&k| exchange_value(k))
+    {
+        return HintReason::Defends(k);
+    }
+    let forward = |sq: Square| match us {
+        Color::Sente => 10 - i32::from(sq.rank()),
+        Color::Gote => i32::from(sq.rank()),
+    };
+    if kind == PieceKind::King {
+        // Far up the board the king heads for the camp; otherwise a king
+        // move that is not a flight is castling.
+        if forward(to) > forward(from) && forward(from) >= 5 {
+            return HintReason::KingForward;
+        }
+        return HintReason::GuardsKing;
+    }
+    if let Some(k) = pos.king_square(us) {
+        let near = |sq: Square| {
+            (i32::from(sq.file()) - i32::from(k.file())).abs() <= 1
+                && (i32::from(sq.rank()) - i32::from(k.rank())).abs() <= 1
+        };
+        if matches!(kind, PieceKind::Gold | PieceKind::Silver) && near(to) && !near(from) {
+            return HintReason::GuardsKing;
+        }
+    }
+    if kind == PieceKind::Pawn {
+        // Does the pawn step open a line for our bishop or rook?
+        let reach = |p: &Position, slider: PieceKind| {
+            Square::all()
+                .filter(|&sq| {
+                    p.piece_at(sq)
+                        .is_some_and(|b| b.color == us && b.kind == slider)
+                })
+                .map(|sq| attacks(us, slider, sq, p.occupied()).count())
+                .sum::<u32>()
+        };
+        let gain = |slider| reach(next, slider).saturating_sub(reach(pos, slider));
+        let (bishop, rook) = (gain(PieceKind::Bishop), gain(PieceKind::Rook));
+        if bishop > 0 || rook > 0 {
+            return HintReason::OpensLine(if bishop >= rook {
+                PieceKind::Bishop
+            } else {
+                PieceKind::Rook
+            });
+        }
+    }
+    let home = |sq: Square| forward(sq) == 1;
+    if matches!(
+        kind,
+        PieceKind::Silver | PieceKind::Gold | PieceKind::Knight
+    ) && home(from)
+        && !home(to)
+    {
+        return HintReason::Develops(kind);
+    }
+    let (before, after) = (reach_before.count(), reach_after.count());
+    if after > before {
+        return HintReason::Activates(kind, before, after);
+    }
+    HintReason::Waits
 }
 
 fn mates_within(pos: &Position, plies: u32) -> bool {
@@ -231,6 +353,24 @@ fn german_acc(kind: PieceKind) -> String {
     format!("{article} {noun}")
 }
 
+/// German article + noun in the dative ("dem Turm", "der Lanze").
+fn german_dat(kind: PieceKind) -> String {
+    use PieceKind as K;
+    let noun = match kind {
+        K::Pawn => "Bauern",
+        K::Dragon => "Drachen",
+        K::ProLance => "beförderten Lanze",
+        K::ProKnight => "beförderten Springer",
+        K::ProSilver => "beförderten Silber",
+        k => kind_name(k, true),
+    };
+    let article = match gender(kind) {
+        Gender::Masculine | Gender::Neuter => "dem",
+        Gender::Feminine => "der",
+    };
+    format!("{article} {noun}")
+}
+
 /// The German relative pronoun (nominative) and personal pronoun of a kind.
 fn german_pronouns(kind: PieceKind) -> (&'static str, &'static str) {
     match gender(kind) {
@@ -285,8 +425,42 @@ pub fn reason_text(reason: &HintReason, german: bool) -> String {
         (R::HoldsOut(n), true) => {
             format!("Die Stellung ist verloren (Matt in {n}); dieser Zug hält am längsten.")
         }
-        (R::Improves, false) => "Improves the position.".to_string(),
-        (R::Improves, true) => "Verbessert die Stellung.".to_string(),
+        (R::Attacks(k), false) => format!("Attacks the {}.", kind_name(k, false)),
+        (R::Attacks(k), true) => format!("Greift {} an.", german_acc(k)),
+        (R::Defends(k), false) => format!("Defends the {} that was hanging.", kind_name(k, false)),
+        (R::Defends(k), true) => format!(
+            "Deckt {}, {} ungedeckt angegriffen war.",
+            german_acc(k),
+            german_pronouns(k).0
+        ),
+        (R::GuardsKing, false) => "Makes the king's castle safer.".to_string(),
+        (R::GuardsKing, true) => "Macht die Burg des Königs sicherer.".to_string(),
+        (R::OpensLine(PieceKind::Bishop), false) => "Opens the bishop's diagonal.".to_string(),
+        (R::OpensLine(PieceKind::Bishop), true) => "Öffnet die Diagonale des Läufers.".to_string(),
+        (R::OpensLine(k), false) => format!("Opens the way for the {}.", kind_name(k, false)),
+        (R::OpensLine(k), true) => format!("Macht {} den Weg frei.", german_dat(k)),
+        (R::Develops(k), false) => format!("Brings the {} into play.", kind_name(k, false)),
+        (R::Develops(k), true) => format!("Bringt {} ins Spiel.", german_acc(k)),
+        (R::KingForward, false) => {
+            "Marches the king towards the opponent's camp (entering king).".to_string()
+        }
+        (R::KingForward, true) => {
+            "Führt den König ins gegnerische Lager (Einzug des Königs).".to_string()
+        }
+        (R::Activates(k, a, b), false) => format!(
+            "Gives the {} more room: {b} squares instead of {a}.",
+            kind_name(k, false)
+        ),
+        (R::Activates(k, a, b), true) => format!(
+            "Gibt {} mehr Raum: {b} Felder statt {a}.",
+            german_dat(k)
+        ),
+        (R::Waits, false) => {
+            "A waiting move: nothing of yours is left undefended, and the opponent must show a plan.".to_string()
+        }
+        (R::Waits, true) => {
+            "Ein Wartezug: nichts von dir bleibt ungedeckt, und der Gegner muss einen Plan zeigen.".to_string()
+        }
     }
 }
 
