@@ -460,7 +460,8 @@ fn golden_eval_graph() {
     let mut failures = Vec::new();
     check(
         "eval_graph",
-        &eval_graph_png(&evals, Some(end), Theme::Light),
+        // The blunder at move 41 marked, and an earlier slip at move 12.
+        &eval_graph_png(&evals, Some(end), &[12, 41], Theme::Light),
         &mut failures,
     );
     let resign = GameEnd {
@@ -477,7 +478,7 @@ fn golden_eval_graph() {
         .collect();
     check(
         "eval_graph_resign_dark",
-        &eval_graph_png(&flipped, Some(resign), Theme::Dark),
+        &eval_graph_png(&flipped, Some(resign), &[41], Theme::Dark),
         &mut failures,
     );
     assert!(

@@ -551,7 +551,12 @@ impl App {
             }),
             _ => None,
         };
-        let png = eval_graph_png(&evals, end, theme);
+        let turning: Vec<usize> = analysis
+            .turning_points
+            .iter()
+            .map(|t| t.index + 1)
+            .collect();
+        let png = eval_graph_png(&evals, end, &turning, theme);
         let mut r = Reply::private(
             Msg::Analysis {
                 game_id: row.id,

@@ -75,10 +75,18 @@ const RIGHT: f32 = 14.0;
 const TOP: f32 = 14.0;
 const BOTTOM: f32 = 30.0;
 
-/// A PNG of the evaluation per ply (`evals[0]` is the start position).
+/// A PNG of the evaluation per ply (`evals[0]` is the start position), with
+/// the turning points marked: `turning` holds the move numbers of the moves
+/// that gave the game away (the curve after move `n` is `evals[n]`), each
+/// drawn as a ring on the curve with its number beside it.
 #[must_use]
-pub fn eval_graph_png(evals: &[Eval], end: Option<GameEnd>, theme: Theme) -> Vec<u8> {
-    let img = draw_graph(evals, end, theme);
+pub fn eval_graph_png(
+    evals: &[Eval],
+    end: Option<GameEnd>,
+    turning: &[usize],
+    theme: Theme,
+) -> Vec<u8> {
+    let img = draw_graph(evals, end, turning, theme);
     let mut out = Vec::with_capacity(32 * 1024);
     let mut enc = png::Encoder::new(&mut out, img.width(), img.height());
     enc.set_color(png::ColorType::Rgb);
@@ -92,7 +100,11 @@ pub fn eval_graph_png(evals: &[Eval], end: Option<GameEnd>, theme: Theme) -> Vec
     out
 }
 
-fn draw_graph(evals: &[Eval], end: Option<GameEnd>, theme: Theme) -> RgbImage {
+/// The scale on the left: pawns (a pawn is 100 centipawns) at which a
+/// labelled line is drawn, on each side of zero.
+const SCALE_PAWNS: [i32; 2] = [3, 10];
+
+fn draw_graph(evals: &[Eval], end: Option<GameEnd>, turning: &[usize], theme: Theme) -> RgbImage {
     let c = theme.colors();
     let mut img = RgbImage::from_pixel(W, H, image::Rgb(c.frame));
     let (x0, x1) = (LEFT, W as f32 - RIGHT);
@@ -114,18 +126,26 @@ fn draw_graph(evals: &[Eval], end: Option<GameEnd>, theme: Theme) -> RgbImage {
         .clamp(1, 100_000);
     let px = |ply: usize| x0 + (x1 - x0) * ply.min(plies) as f32 / plies as f32;
     let py = |h: f32| mid - h.clamp(-1.0, 1.0) * (half - 1.0);
-    // Grid: half-way lines and ply ticks.
+    // Grid: the scale's lines, labelled in pawns in the left margin (the
+    // curve is compressed towards the edges, so the labels say what a
+    // height means), and ply ticks.
     let faint = blend(plot_bg, c.coord, 0.18);
-    for h in [-0.5f32, 0.5] {
-        fill_rect(
-            &mut img,
-            x0 as i32,
-            py(h).round() as i32,
-            (x1 - x0) as u32,
-            1,
-            faint,
-        );
+    for pawns in SCALE_PAWNS {
+        for sign in [1, -1] {
+            let y = py(Eval::Cp(sign * pawns * 100).height());
+            fill_rect(
+                &mut img,
+                x0 as i32,
+                y.round() as i32,
+                (x1 - x0) as u32,
+                1,
+                faint,
+            );
+            let label = format!("{}{pawns}", if sign > 0 { '+' } else { '-' });
+            draw_text_centered(&mut img, &label, 11.0, LEFT / 2.0, y + 0.5, c.coord);
+        }
     }
+    draw_text_centered(&mut img, "0", 11.0, LEFT / 2.0, mid + 0.5, c.coord);
     let tick = [10usize, 20, 50, 100, 200]
         .into_iter()
         .find(|&t| plies / t <= 12)
@@ -178,6 +198,17 @@ fn draw_graph(evals: &[Eval], end: Option<GameEnd>, theme: Theme) -> RgbImage {
     );
     for w in pts.windows(2) {
         fill_polygon(&mut img, &segment_points(w[0], w[1], 2.2), c.marker_on);
+    }
+    // The turning points: a ring on the curve and the move's number above
+    // it (below it when the curve is near the top).
+    for &n in turning {
+        let Some(e) = evals.get(n) else { continue };
+        let (x, y) = (px(n), py(e.height()));
+        fill_circle(&mut img, x, y, 5.5, c.check);
+        fill_circle(&mut img, x, y, 3.0, plot_bg);
+        let ly = if y - 14.0 < y0 { y + 13.0 } else { y - 12.0 };
+        let lx = x.clamp(x0 + 10.0, x1 - 10.0);
+        draw_text_centered(&mut img, &n.to_string(), 12.0, lx, ly, c.check);
     }
     // Who is up: ☗ above the zero line, ☖ below.
     marker(&mut img, LEFT / 2.0, y0 + 14.0, true, c.coord, c.frame);
@@ -239,7 +270,7 @@ fn marker(img: &mut RgbImage, cx: f32, cy: f32, filled: bool, col: [u8; 3], bg: 
 
 /// Characters the graph can show.
 pub(crate) fn graph_chars() -> Vec<char> {
-    ('0'..='9').collect()
+    ('0'..='9').chain(['+', '-']).collect()
 }
 
 #[cfg(test)]
@@ -282,7 +313,7 @@ mod tests {
                     winner: Color::Gote,
                 }),
             ] {
-                let png = eval_graph_png(&evals, end, Theme::Dark);
+                let png = eval_graph_png(&evals, end, &[0, 1, 5, usize::MAX], Theme::Dark);
                 assert!(png.starts_with(b"\x89PNG"));
             }
         }
