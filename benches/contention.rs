@@ -98,7 +98,7 @@ fn run(label: &str, store: Store, secs: u64) {
                         None,
                     )
                     .expect("a legal move is played");
-                let png = r.board.expect("board").png().expect("png");
+                let png = r.board.expect("board").png(r.lang).expect("png");
                 assert!(png.len() > 1000);
                 *next += 1;
                 moves.fetch_add(1, Ordering::Relaxed);

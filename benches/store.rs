@@ -148,7 +148,7 @@ impl Fixture {
             reply.msg
         );
         if draw {
-            let png = reply.board.expect("board").png().expect("png");
+            let png = reply.board.expect("board").png(reply.lang).expect("png");
             black_box(png.len())
         } else {
             0

@@ -147,7 +147,7 @@ fn seeded_games_play_like_the_apps_own(backend: Backend) {
         let r = app
             .move_command(&who, None, &next, place, Some(&format!("seeded-{i}")))
             .unwrap_or_else(|e| panic!("game {i}: {next} is refused: {e:?}"));
-        assert!(r.board.as_ref().unwrap().png().unwrap().len() > 1000);
+        assert!(r.board.as_ref().unwrap().png(r.lang).unwrap().len() > 1000);
         for id in r.announcements {
             app.ack_notice(id).unwrap();
         }

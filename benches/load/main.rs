@@ -252,7 +252,7 @@ impl Load {
                             .move_command(&who, None, &text, Self::place(s), Some(&request));
                     let next = match played {
                         Ok(r) => {
-                            match r.board.as_ref().map(komadai::app::BoardView::png) {
+                            match r.board.as_ref().map(|b| b.png(r.lang)) {
                                 Some(Ok(png)) if png.len() > 1000 => {}
                                 other => self.failed(format!("move without a PNG: {other:?}")),
                             }
@@ -282,7 +282,7 @@ impl Load {
                 let result = match kind {
                     2 => self.app.games(&who).map(|_| ()),
                     3 => self.app.board(&who, None, place).map(|r| {
-                        let png = r.board.map(|b| b.png());
+                        let png = r.board.map(|b| b.png(r.lang));
                         if !matches!(png, Some(Ok(p)) if p.len() > 1000) {
                             self.failed("/board without a PNG".into());
                         }

@@ -742,13 +742,13 @@ impl Bot {
             self.open_thread(http, channel, game_id, &name, out).await;
             return;
         }
-        match &reply.msg {
-            Msg::MovePlayed {
-                game_id,
-                next: Some(next),
-                ..
-            } => self.turn_dm(http, *game_id, next.id, out).await,
-            _ => {}
+        if let Msg::MovePlayed {
+            game_id,
+            next: Some(next),
+            ..
+        } = &reply.msg
+        {
+            self.turn_dm(http, *game_id, next.id, out).await;
         }
     }
 
