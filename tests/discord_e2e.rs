@@ -1322,6 +1322,68 @@ async fn a_stake_goes_to_the_winner_and_the_leaderboard_ranks_by_taler() {
     bot.shutdown().await;
 }
 
+/// `/danger` in German: autocomplete lists the pieces that can move by name
+/// and square, and the answer is a private board with the help drawn on it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn danger_help_with_autocomplete_in_german() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let thread = game_thread(&fake, "de").await;
+    let id = fake.autocomplete(
+        ALICE,
+        "de",
+        thread,
+        "danger",
+        json!([{"name": "piece", "type": 3, "value": "Läufer", "focused": true}]),
+    );
+    let a = answer(&fake, &id).await;
+    let choices: Vec<(String, String)> = a.json["data"]["choices"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap_or_default().to_string(),
+                c["value"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    // At the start only the pieces that can move are offered: the bishop
+    // cannot, so typing its German name finds nothing; the rook can.
+    assert!(choices.is_empty(), "{choices:?}");
+    let id = fake.autocomplete(
+        ALICE,
+        "de",
+        thread,
+        "danger",
+        json!([{"name": "piece", "type": 3, "value": "Turm", "focused": true}]),
+    );
+    let a = answer(&fake, &id).await;
+    assert_eq!(
+        a.json["data"]["choices"],
+        json!([{"name": "Turm auf 2h", "value": "2h"}]),
+        "{}",
+        a.json
+    );
+    let a = command(
+        &fake,
+        ALICE,
+        "de",
+        thread,
+        "danger",
+        json!([opt("piece", 3, json!("2h"))]),
+    )
+    .await;
+    assert!(a.ephemeral() && a.has_png(), "{}", a.content());
+    assert!(
+        a.content().starts_with("Gefahrencheck, Partie #1: keiner deiner Steine hängt. Dein Stein (Turm auf 2h): 6 sichere Felder (grün)"),
+        "{}",
+        a.content()
+    );
+    bot.shutdown().await;
+}
+
 /// A clock that panics once when armed: a bug inside a use case, while it
 /// holds the store and has a transaction open.
 struct TrapClock {
