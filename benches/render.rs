@@ -9,6 +9,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use komadai::engine::danger;
 use komadai::lang::Lang;
 use komadai::render::{game_gif, Marks, PieceStyle, RenderOptions, Renderer};
 use komadai::shogi::{Color, Move, Position, Square};
@@ -49,39 +50,18 @@ fn hundred_moves() -> (Position, Vec<Move>) {
     unreachable!("some seed gives 100 moves")
 }
 
-/// The danger overlay of Sente in the midgame with Sente to move, worked out
-/// from the rules core (as `tests/render_golden.rs` does), with mate and the
-/// repetition caption on as well: every overlay at once.
+/// The danger overlay of Sente in the midgame with Sente to move, from the
+/// analysis the bot uses (`engine::danger`), with the repetition caption on
+/// as well: every overlay a game board shows at once.
 fn all_marks(pos: &Position) -> Marks {
     let viewer = Color::Sente;
     let selected = Square::from_usi("7b").unwrap();
-    let occ = pos.occupied();
-    let hanging = pos
-        .pieces_of(viewer)
-        .filter(|&sq| Some(sq) != pos.king_square(viewer))
-        .filter(|&sq| pos.is_attacked(sq, !viewer, occ) && !pos.is_attacked(sq, viewer, occ))
-        .collect();
-    let (mut safe, mut unsafe_targets) = (Vec::new(), Vec::new());
-    for mv in pos.legal_moves().iter().copied() {
-        let Move::Normal { from, to, .. } = mv else {
-            continue;
-        };
-        if from != selected || safe.contains(&to) || unsafe_targets.contains(&to) {
-            continue;
-        }
-        let next = pos.after(mv);
-        let occ = next.occupied();
-        if next.is_attacked(to, !viewer, occ) && !next.is_attacked(to, viewer, occ) {
-            unsafe_targets.push(to);
-        } else {
-            safe.push(to);
-        }
-    }
+    let t = danger::targets(pos, danger::Origin::Board(selected));
     Marks {
-        hanging,
+        hanging: danger::hanging(pos, viewer),
         selected: Some(selected),
-        safe,
-        unsafe_targets,
+        safe: t.safe,
+        unsafe_targets: t.unsafe_targets,
         mate: false,
         repetitions: 3,
     }

@@ -15,6 +15,7 @@
 
 use std::path::PathBuf;
 
+use komadai::engine::danger;
 use komadai::lang::Lang;
 use komadai::render::{
     eval_graph_png, Coordinates, Eval, GameEnd, GameEndKind, Marks, PieceStyle, RenderOptions,
@@ -54,48 +55,21 @@ fn after(moves: &[&str]) -> (Position, Option<Move>) {
     (pos, last)
 }
 
-/// The danger overlay of `viewer` (who is to move), worked out here from the
-/// rules core so that the pictures show real marks: `viewer`'s pieces other
-/// than the king that the opponent attacks and `viewer` does not defend; and
-/// for the piece on `selected`, each square it can move to, unsafe if the
-/// opponent attacks it there and `viewer` does not defend it there.
+/// The danger overlay of `viewer` (who is to move), from the same analysis
+/// the bot uses (`engine::danger`), so that the pictures show real marks.
 fn danger_marks(pos: &Position, viewer: Color, selected: Square) -> Marks {
     assert_eq!(
         pos.side_to_move(),
         viewer,
         "the overlay is for the side to move"
     );
-    let occ = pos.occupied();
-    let hanging = pos
-        .pieces_of(viewer)
-        .filter(|&sq| Some(sq) != pos.king_square(viewer))
-        .filter(|&sq| pos.is_attacked(sq, !viewer, occ) && !pos.is_attacked(sq, viewer, occ))
-        .collect();
-    let (mut safe, mut unsafe_targets) = (Vec::new(), Vec::new());
-    for mv in pos.legal_moves().iter().copied() {
-        let Move::Normal { from, to, .. } = mv else {
-            continue;
-        };
-        if from != selected || safe.contains(&to) || unsafe_targets.contains(&to) {
-            continue;
-        }
-        let next = pos.after(mv);
-        let occ = next.occupied();
-        if next.is_attacked(to, !viewer, occ) && !next.is_attacked(to, viewer, occ) {
-            unsafe_targets.push(to);
-        } else {
-            safe.push(to);
-        }
-    }
-    assert!(
-        !safe.is_empty() && !unsafe_targets.is_empty(),
-        "{safe:?} {unsafe_targets:?}"
-    );
+    let t = danger::targets(pos, danger::Origin::Board(selected));
+    assert!(!t.safe.is_empty() && !t.unsafe_targets.is_empty(), "{t:?}");
     Marks {
-        hanging,
+        hanging: danger::hanging(pos, viewer),
         selected: Some(selected),
-        safe,
-        unsafe_targets,
+        safe: t.safe,
+        unsafe_targets: t.unsafe_targets,
         ..Marks::default()
     }
 }
