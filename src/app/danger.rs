@@ -143,6 +143,7 @@ impl App {
         limit: usize,
     ) -> AppResult<Vec<(String, String)>> {
         let typed = typed.trim().to_lowercase();
+        let lang = self.lang_for(caller.id, caller.lang);
         let store = self.store()?;
         store.read(|tx| -> AppResult<_> {
             let Ok(l) = Self::pick_game(tx, caller, game, place) else {
@@ -151,16 +152,6 @@ impl App {
             if l.row.status != "active" || l.to_move() != caller.id {
                 return Ok(Vec::new());
             }
-            let lang = tx
-                .player(caller.id)?
-                .and_then(|p| p.settings.language)
-                .map_or(caller.lang, |l| {
-                    if l == "de" {
-                        crate::lang::Lang::De
-                    } else {
-                        crate::lang::Lang::En
-                    }
-                });
             Ok(movable(l.game.position())
                 .into_iter()
                 .map(|(kind, sq, value)| (crate::i18n::piece_at_label(kind, sq, lang), value))

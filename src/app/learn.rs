@@ -5,7 +5,7 @@
 //! is the lesson. The words are in `i18n::learn`.
 
 use super::message::{Msg, Refusal};
-use super::{check_len, App, AppResult, BoardView, Caller, ComputerOptions, Danger, Place, Reply};
+use super::{check_len, App, AppResult, BoardView, Caller, ComputerOptions, Place, Reply};
 use crate::engine::Level;
 use crate::notation::{format_move, parse_move, InputContext, Style};
 use crate::shogi::{Move, Position, Variant};
@@ -166,10 +166,8 @@ fn board(pos: &Position, last: Option<Move>, settings: &Settings) -> BoardView {
         dots: settings.dots,
         names: settings.names,
         // Lessons are where the danger help is on by default.
-        danger: (settings.danger != "off").then(|| Danger {
-            hanging: crate::engine::danger::hanging(pos, pos.side_to_move()),
-            ..Danger::default()
-        }),
+        danger: (settings.danger != "off")
+            .then(|| super::play::danger_marks(pos, pos.side_to_move())),
         repetitions: 0,
     }
 }

@@ -51,33 +51,11 @@ pub fn comment(before: &Position, mv: Move) -> Vec<Comment> {
         let pawns = (diff + diff.signum() * pawn / 2) / pawn;
         out.push(Comment::Material(pawns));
     }
-    let loose_before = hanging(before, them);
-    if let Some(&sq) = hanging(&after, them)
-        .iter()
-        .filter(|sq| !loose_before.contains(sq))
-        .max_by_key(|&&sq| {
-            after
-                .piece_at(sq)
-                .map_or(0, |p| BOARD_VALUE[p.kind.index()])
-        })
-    {
-        if let Some(p) = after.piece_at(sq) {
-            out.push(Comment::AttacksLoose(p.kind, sq));
-        }
+    if let Some((kind, sq)) = newly_hanging(before, &after, them) {
+        out.push(Comment::AttacksLoose(kind, sq));
     }
-    let ours_before = hanging(before, us);
-    if let Some(&sq) = hanging(&after, us)
-        .iter()
-        .filter(|sq| !ours_before.contains(sq))
-        .max_by_key(|&&sq| {
-            after
-                .piece_at(sq)
-                .map_or(0, |p| BOARD_VALUE[p.kind.index()])
-        })
-    {
-        if let Some(p) = after.piece_at(sq) {
-            out.push(Comment::LeavesHanging(p.kind, sq));
-        }
+    if let Some((kind, sq)) = newly_hanging(before, &after, us) {
+        out.push(Comment::LeavesHanging(kind, sq));
     }
     if let (Move::Normal { from, to, .. }, Some(k)) = (mv, after.king_square(us)) {
         let camp = after.promotion_zone(us);
@@ -87,6 +65,17 @@ pub fn comment(before: &Position, mv: Move) -> Vec<Comment> {
     }
     out.truncate(MAX_COMMENTS);
     out
+}
+
+/// The most valuable piece of `side` that hangs after the move and did not
+/// before.
+fn newly_hanging(before: &Position, after: &Position, side: Color) -> Option<(PieceKind, Square)> {
+    let earlier = hanging(before, side);
+    hanging(after, side)
+        .into_iter()
+        .filter(|sq| !earlier.contains(sq))
+        .filter_map(|sq| after.piece_at(sq).map(|p| (p.kind, sq)))
+        .max_by_key(|&(kind, _)| BOARD_VALUE[kind.index()])
 }
 
 /// Whether the side that just moved would have a mate in one if it could
