@@ -12,6 +12,10 @@ use serde_json::Value;
 #[path = "common/pg.rs"]
 mod pg;
 
+/// The console clock's start in most tests.
+const START: i64 = 1_800_000_000;
+const DAY: i64 = 86_400;
+
 /// The database a test runs on.
 #[derive(Clone, Copy)]
 enum Backend {
@@ -39,18 +43,19 @@ impl Console {
 
     /// Runs a script (one session of the console) and returns one JSON value per reply.
     fn run(&self, script: &str) -> Vec<Value> {
+        self.run_at(START, &[], script)
+    }
+
+    /// Runs a script in a console whose clock starts at `start`, with
+    /// environment variables set (caps such as `KOMADAI_VACATION_DAYS`).
+    fn run_at(&self, start: i64, env: &[(&str, &str)], script: &str) -> Vec<Value> {
         let db = &self.db;
         let mut child = Command::new(env!("CARGO_BIN_EXE_komadai"))
-            .args([
-                "console",
-                "--json",
-                "--start",
-                "1800000000",
-                "--seed",
-                "7",
-                "--db",
-            ])
+            .args(["console", "--json", "--seed", "7", "--start"])
+            .arg(start.to_string())
+            .arg("--db")
             .arg(db)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -78,6 +83,11 @@ impl Console {
 
 fn text(v: &Value) -> &str {
     v["text"].as_str().unwrap_or_default()
+}
+
+/// The replies without the console's own lines (`:clock`, `:tick`).
+fn without_console(out: Vec<Value>) -> Vec<Value> {
+    out.into_iter().filter(|v| v["to"] != "console").collect()
 }
 
 fn ok(v: &Value) -> bool {
@@ -835,6 +845,271 @@ fn the_learn_course_from_the_pawn_to_a_minishogi_game(b: Backend) {
     assert!(!ok(&out[17]) && t[17].contains("1 to 15"), "{}", t[17]);
 }
 
+/// Vacation pauses the deadline of the player to move and gives it back
+/// exactly, across restarts of the process; the allowance ends it by itself
+/// at the moment it runs out, even when the scheduler runs late.
+fn vacation_pauses_deadlines_exactly_across_restarts(b: Backend) {
+    let c = Console::on(b);
+    let opening = "alice challenge @bob days=3 rated=yes color=sente\nbob accept\nalice move P-7f\nbob move P-3d\n";
+    let out = c.run(&format!(
+        "{opening}:clock +1d\nalice vacation on\nalice vacation on\n:tick\n"
+    ));
+    let out = without_console(out);
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(
+        t[4].contains("You are on vacation")
+            && t[4].contains("1 game against members, 1 paused now"),
+        "{}",
+        t[4]
+    );
+    assert_eq!(out[4]["visibility"], "caller");
+    assert!(t[5].contains("already on vacation"), "{}", t[5]);
+    let notice = out
+        .iter()
+        .find(|v| v["to"] == "notice")
+        .map(text)
+        .unwrap_or_default();
+    assert!(
+        notice.contains("Game #1: alice is on vacation until"),
+        "{notice}"
+    );
+
+    // A new process four days later: no timeout while away.
+    let later = START + 5 * DAY;
+    let out = without_console(c.run_at(
+        later,
+        &[],
+        "bob:de stats\n:tick\nalice vacation\nalice vacation off\n:tick\n",
+    ));
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(!t.iter().any(|t| t.contains("is over")), "{t:#?}");
+    assert!(
+        t[1].contains("On vacation since") && t[1].contains("4 of 14 days used"),
+        "{}",
+        t[1]
+    );
+    assert!(
+        t[2].contains("Welcome back")
+            && t[2].contains("1 game resumed")
+            && t[2].contains("4 of 14 days used"),
+        "{}",
+        t[2]
+    );
+    // Two days were left when the vacation began: the deadline is two days
+    // after the return, to the second.
+    let back = out
+        .iter()
+        .filter(|v| v["to"] == "notice")
+        .map(text)
+        .collect::<Vec<_>>();
+    let due = komadai::i18n::utc(later + 2 * DAY);
+    assert!(
+        back.iter()
+            .any(|n| n.contains("alice is back from vacation and to move by") && n.contains(&due)),
+        "{back:#?} {due}"
+    );
+
+    // The restored deadline holds across another restart: not a second
+    // early, and the timeout right after.
+    let out = c.run_at(later + 2 * DAY - 1, &[], ":tick\n");
+    assert!(!out.iter().any(|v| text(v).contains("is over")), "{out:#?}");
+    // (Before ply 10 a passed deadline aborts the game.)
+    let out = c.run_at(later + 2 * DAY, &[], ":tick\nalice stats\n");
+    assert!(
+        out.iter()
+            .any(|v| text(v).contains("Game #1 is over. The game was aborted")),
+        "{out:#?}"
+    );
+    assert!(
+        text(out.last().unwrap()).contains("Vacation this year: 4 of 14 days used."),
+        "{}",
+        text(out.last().unwrap())
+    );
+
+    // A two-day allowance: the scheduler, running two days late, ends the
+    // vacation at the moment it ran out, and the deadline counts from there.
+    let c = Console::on(b);
+    let env = [("KOMADAI_VACATION_DAYS", "2")];
+    let out = without_console(c.run_at(
+        START,
+        &env,
+        &format!("{opening}:clock +1d\nalice:de vacation on\n"),
+    ));
+    assert!(
+        text(&out[4]).contains("Noch 2 Tage Urlaub"),
+        "{}",
+        text(&out[4])
+    );
+    let out = without_console(c.run_at(
+        START + 5 * DAY,
+        &env,
+        ":tick\nalice:de vacation\nalice:de vacation on\n",
+    ));
+    let t: Vec<&str> = out.iter().map(text).collect();
+    let due = komadai::i18n::utc(START + 3 * DAY + 2 * DAY);
+    assert!(
+        t.iter()
+            .any(|n| n.contains("alice is back from vacation") && n.contains(&due)),
+        "{t:#?} {due}"
+    );
+    assert!(
+        t[t.len() - 2].contains("Nicht im Urlaub")
+            && t[t.len() - 2].contains("2 von 2 Tagen genommen"),
+        "{}",
+        t[t.len() - 2]
+    );
+    assert!(
+        t[t.len() - 1].contains("aufgebraucht"),
+        "{}",
+        t[t.len() - 1]
+    );
+
+    // A game that becomes the turn of a player on vacation starts paused.
+    let c = Console::on(b);
+    let out = without_console(c.run(&format!("{opening}alice move P-2f\nalice vacation on\nbob move P-8d\n:clock +10d\n:tick\nalice vacation off\n")));
+    assert!(text(&out[5]).contains("0 paused now"), "{}", text(&out[5]));
+    assert!(!out.iter().any(|v| text(v).contains("is over")), "{out:#?}");
+    assert!(
+        text(out.last().unwrap()).contains("1 game resumed"),
+        "{}",
+        text(out.last().unwrap())
+    );
+}
+
+/// Conditional premoves: a line is checked move by move, played at once
+/// when its condition comes, continued, and dropped when the game leaves it.
+fn premove_lines_are_followed_then_dropped(b: Backend) {
+    let c = Console::on(b);
+    let out = c.run(
+        "alice challenge @bob rated=no color=sente\nbob accept\nalice move P-7f\n\
+         alice premove 3c3d 2g2f 8c8d 2f2e\nalice premove P-8d P-2f\nalice premove 3c3d 6i7h\n\
+         bob premove 7g7f 3c3d\nalice:de premove 3c3d\nalice premove\nbob move P-3d\nalice premove\n",
+    );
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(
+        t[3].contains("premove line saved")
+            && t[3].contains("1. if P-3d → P-2f, then if P-8d → P-2e"),
+        "{}",
+        t[3]
+    );
+    assert_eq!(out[3]["visibility"], "caller");
+    assert!(t[4].contains("2. if P-8d → P-2f"), "{}", t[4]);
+    assert!(
+        t[5].contains("Your line 1 answers the same move differently"),
+        "{}",
+        t[5]
+    );
+    assert!(t[6].contains("It is your move"), "{}", t[6]);
+    assert!(
+        t[7].contains("Ein Vorauszug besteht aus Paaren") && t[7].contains("1 Zug angegeben"),
+        "{}",
+        t[7]
+    );
+    assert!(
+        t[8].contains("1. if P-3d") && t[8].contains("2. if P-8d"),
+        "{}",
+        t[8]
+    );
+    // bob's P-3d is line 1's condition: alice's P-2f follows in the same reply.
+    assert!(
+        t[9].starts_with("#1: bob played △３四歩 (P-3d)"),
+        "{}",
+        t[9]
+    );
+    assert!(t[9].contains("alice had prepared the answer (conditional premove):\n#1: alice played ▲２六歩 (P-2f). bob to move"), "{}", t[9]);
+    // Line 1 continues; line 2 (another condition) is gone.
+    assert!(
+        t[10].contains("1. if P-8d → P-2e") && !t[10].contains("2."),
+        "{}",
+        t[10]
+    );
+    // bob leaves the line: it is dropped and nothing is played for alice.
+    let out = c.run("bob move P-4d\nalice premove\nalice board\n");
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(!t[0].contains("prepared"), "{}", t[0]);
+    assert!(t[1].contains("you have no premove lines"), "{}", t[1]);
+    assert!(t[2].contains("ply 4"), "{}", t[2]);
+
+    // Moves are checked where they are played; a line that extends another
+    // with the same answers is kept, and both go on when it fires.
+    let out = c.run(
+        "alice move P-2e\nalice premove 8c8d 2e2d 8d8e 5i5i\nalice premove 8c8d 2e2d 8d8e 2d2c+\n\
+         alice premove 8c8d 2e2d 8d8e 2d2c+ 3a3b 2c3b\nalice premove clear=9\nbob move P-8d\nalice premove\n",
+    );
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(
+        t[1].contains("Move 4 of the line: illegal move"),
+        "{}",
+        t[1]
+    );
+    assert!(
+        t[2].contains("1. if P-8d → P-2d, then if P-8e → Px2c+"),
+        "{}",
+        t[2]
+    );
+    assert!(
+        t[3].contains("2. if P-8d → P-2d, then if P-8e → Px2c+, then if S-3b → +Px3b"),
+        "{}",
+        t[3]
+    );
+    assert!(t[4].contains("no premove line 9"), "{}", t[4]);
+    assert!(t[5].contains("alice had prepared the answer"), "{}", t[5]);
+    assert!(
+        t[6].contains("1. if P-8e → Px2c+\n2. if P-8e → Px2c+, then if S-3b → +Px3b"),
+        "{}",
+        t[6]
+    );
+    let out = c.run("alice premove clear=1\nalice premove clear=all\nalice premove\n");
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(t[0].contains("1 premove line deleted"), "{}", t[0]);
+    assert!(t[1].contains("1 premove line deleted"), "{}", t[1]);
+    assert!(t[2].contains("no premove lines"), "{}", t[2]);
+
+    // Never against the computer.
+    let c = Console::on(b);
+    let out = c.run("alice play level=easy color=sente\nalice premove 1c1d 1g1f\n");
+    assert!(
+        text(&out[1]).contains("Premoves are for games between members"),
+        "{}",
+        text(&out[1])
+    );
+}
+
+/// Premoves from a handicap start (Gote, the giver, moves first) and a
+/// takeback that drops them.
+fn premoves_from_a_handicap_start_and_after_a_takeback(b: Backend) {
+    let c = Console::on(b);
+    let out = c.run(
+        "alice challenge @bob rated=no handicap=lance color=gote\nbob accept\nalice move 3c3d\n\
+         alice premove 7g7f 4c4d 2g2f 8c8d\nbob move 7g7f\nalice premove\nalice board\nbob takeback\nalice press takeback-yes:1\nalice premove\n",
+    );
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(
+        t[1].contains("Game #1 begins") && t[1].contains("alice to move"),
+        "{}",
+        t[1]
+    );
+    assert!(
+        t[3].contains("1. if P-7f → P-4d, then if P-2f → P-8d"),
+        "{}",
+        t[3]
+    );
+    assert!(
+        t[4].contains("alice had prepared the answer")
+            && t[4].contains("alice played △４四歩 (P-4d)"),
+        "{}",
+        t[4]
+    );
+    assert!(t[5].contains("1. if P-2f → P-8d"), "{}", t[5]);
+    assert!(t[6].contains("ply 3"), "{}", t[6]);
+    assert!(t[8].contains("2 plies undone"), "{}", t[8]);
+    assert!(
+        t.last().unwrap().contains("no premove lines"),
+        "{}",
+        t.last().unwrap()
+    );
+}
+
 /// Every test above, once on SQLite and once on PostgreSQL.
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {
@@ -856,6 +1131,9 @@ macro_rules! on_both_backends {
 }
 
 on_both_backends!(
+    vacation_pauses_deadlines_exactly_across_restarts,
+    premove_lines_are_followed_then_dropped,
+    premoves_from_a_handicap_start_and_after_a_takeback,
     full_rated_game_to_checkmate_changes_ratings,
     sennichite_is_a_draw_and_perpetual_check_loses,
     points_taler_stakes_and_a_sennichite_replayed_at_once,

@@ -402,6 +402,9 @@ impl App {
                 )?;
                 l.row.version += 1;
             }
+            if !l.against_computer() {
+                Self::pause_if_away(tx, l.row.id, l.to_move(), now)?;
+            }
             let viewer = Self::player(tx, by)?;
             let mut r = Reply::public(Msg::TakebackDone { game_id, plies }, caller.lang);
             r.board = Some(Self::board_view(tx, &l, &viewer, Visibility::Public)?);

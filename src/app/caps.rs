@@ -42,6 +42,11 @@ pub struct Caps {
     pub hint: Rate,
     /// `/puzzle` (`KOMADAI_PUZZLE_RATE`).
     pub puzzle: Rate,
+    /// Days of vacation a member has each calendar year (`KOMADAI_VACATION_DAYS`).
+    pub vacation_days: i64,
+    /// Conditional premove lines one member may keep in one game
+    /// (`KOMADAI_MAX_PREMOVE_LINES`).
+    pub premove_lines: i64,
 }
 
 impl Default for Caps {
@@ -67,6 +72,8 @@ impl Default for Caps {
                 max: 40,
                 window: 600,
             },
+            vacation_days: 14,
+            premove_lines: 10,
         }
     }
 }
@@ -130,6 +137,8 @@ impl Caps {
         count("KOMADAI_MAX_CHALLENGES_TO_SAME", &mut c.challenges_to_same)?;
         count("KOMADAI_MAX_ACTIVE_GAMES", &mut c.active_games)?;
         count("KOMADAI_MAX_COMPUTER_GAMES", &mut c.computer_games)?;
+        count("KOMADAI_VACATION_DAYS", &mut c.vacation_days)?;
+        count("KOMADAI_MAX_PREMOVE_LINES", &mut c.premove_lines)?;
         let rate = |name: &'static str, r: &mut Rate| -> Result<(), CapsError> {
             if let Some(s) = lookup(name) {
                 let parsed = s.trim().split_once('/').and_then(|(m, w)| {

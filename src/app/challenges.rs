@@ -291,6 +291,7 @@ impl App {
             let game_id = tx.insert_game(&g)?;
             tx.close_challenge(c.id, "accepted", Some(game_id))?;
             let l = Self::load(tx, game_id)?;
+            let paused = self.start_paused_if_away(tx, game_id, l.to_move(), now)?;
             let to_move = Self::who(tx, l.to_move())?;
             let viewer = Self::player(tx, l.to_move())?;
             let mut r = Reply::public(
@@ -299,7 +300,7 @@ impl App {
                     sente: Self::who(tx, sente)?,
                     gote: Self::who(tx, gote)?,
                     to_move,
-                    deadline: g.deadline,
+                    deadline: g.deadline.filter(|_| !paused),
                     options: summary_of(&c.data),
                 },
                 caller.lang,

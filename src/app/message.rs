@@ -167,6 +167,85 @@ pub enum Msg {
         /// The end, if the move ended the game.
         ending: Option<Ending>,
     },
+    /// `/vacation on`: the caller is away.
+    VacationStarted {
+        /// Active games against members.
+        games: usize,
+        /// Of those, the ones whose deadline was paused now (the caller's turn).
+        paused: usize,
+        /// When the vacation ends at the latest (the allowance runs out).
+        until: i64,
+        /// Seconds of the allowance left this year.
+        left: i64,
+    },
+    /// `/vacation off`: the caller is back.
+    VacationEnded {
+        /// Games whose deadline runs again.
+        resumed: usize,
+        /// Seconds used this year.
+        used: i64,
+        /// Seconds allowed each year.
+        allowance: i64,
+    },
+    /// `/vacation` without a choice: the caller's account.
+    VacationStatus {
+        /// Away since, if away.
+        since: Option<i64>,
+        /// End at the latest, if away.
+        until: Option<i64>,
+        /// Seconds used this year.
+        used: i64,
+        /// Seconds allowed each year.
+        allowance: i64,
+        /// The year.
+        year: i64,
+    },
+    /// In a game's place: the opponent went on vacation.
+    OpponentAway {
+        /// Game.
+        game_id: i64,
+        /// Who is away.
+        player: Who,
+        /// Back at the latest.
+        until: i64,
+    },
+    /// In a game's place: the opponent is back.
+    OpponentBack {
+        /// Game.
+        game_id: i64,
+        /// Who is back.
+        player: Who,
+        /// Their deadline in this game, when it is their turn.
+        deadline: Option<i64>,
+    },
+    /// `/premove`: the caller's lines in a game, in their notation.
+    PremoveLines {
+        /// Game.
+        game_id: i64,
+        /// (number, moves: condition, answer, condition, answer...).
+        lines: Vec<(i64, Vec<String>)>,
+    },
+    /// `/premove line:`: a line was added.
+    PremoveAdded {
+        /// Game.
+        game_id: i64,
+        /// (number, moves).
+        line: (i64, Vec<String>),
+    },
+    /// `/premove clear`: lines were deleted.
+    PremovesCleared {
+        /// Game.
+        game_id: i64,
+        /// How many.
+        dropped: usize,
+    },
+    /// The move that follows was a conditional premove of `by`'s.
+    PremovePlayed {
+        /// Game.
+        game_id: i64,
+        /// Whose premove.
+        by: Who,
+    },
     /// A request was repeated; it had already been applied.
     AlreadyDone {
         /// Game id.
@@ -328,6 +407,8 @@ pub enum Msg {
         computer: Vec<(String, i64, i64, i64)>,
         /// Handicap ladder step reached (0 to 8, see `app::LADDER`).
         ladder: usize,
+        /// Vacation this year: (seconds used, seconds allowed).
+        vacation: (i64, i64),
     },
     /// The handicap ladder at the start of a ladder game: the step reached
     /// (0 to 8; 8 = 1 dan).
@@ -563,6 +644,50 @@ pub enum Refusal {
     /// The caller has no such piece (or it cannot move).
     #[error("no such piece")]
     NoSuchPiece(String),
+    /// Premoves are for games between members.
+    #[error("no premoves against the computer")]
+    NoPremoveAgainstComputer,
+    /// A premove line is entered on the opponent's turn.
+    #[error("premove on your own turn")]
+    PremoveOnYourTurn,
+    /// No line with that number.
+    #[error("no premove line {0}")]
+    NoSuchPremoveLine(i64),
+    /// The caller keeps the most lines allowed in this game.
+    #[error("at most {0} premove lines")]
+    TooManyPremoveLines(i64),
+    /// Another line answers the same condition differently.
+    #[error("conflicts with premove line {0}")]
+    PremoveConflict(i64),
+    /// A line is pairs of moves (condition, answer); this many were given.
+    #[error("{0} moves: premove lines are pairs")]
+    PremoveNeedsPairs(usize),
+    /// A line holds at most this many moves.
+    #[error("premove line longer than {0} moves")]
+    PremoveTooLong(usize),
+    /// Move `index` (1-based) of a line is not legal where it is played.
+    #[error("premove move {index}: {error}")]
+    PremoveMove {
+        /// 1-based.
+        index: usize,
+        /// Why.
+        error: Box<crate::notation::MoveInputError>,
+    },
+    /// The game is over after move `0` of the line, so nothing can follow.
+    #[error("the game ends at premove move {0}")]
+    PremoveAfterEnd(usize),
+    /// `/vacation on` while on vacation.
+    #[error("already on vacation")]
+    AlreadyOnVacation,
+    /// `/vacation off` while not on vacation.
+    #[error("not on vacation")]
+    NotOnVacation,
+    /// The year's allowance is used up.
+    #[error("no vacation left in {year}")]
+    NoVacationLeft {
+        /// The year.
+        year: i64,
+    },
     /// A stake needs a rated game.
     #[error("stakes are for rated games")]
     StakeNeedsRated,

@@ -22,10 +22,12 @@ mod message;
 mod moves;
 mod play;
 mod players;
+mod premove;
 mod puzzle;
 mod replay;
 mod scheduler;
 mod stored;
+mod vacation;
 
 use std::sync::{Arc, Mutex};
 
@@ -38,9 +40,11 @@ pub use learn::{Lesson, LESSONS};
 pub use message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Swing, Who};
 pub use play::{stored_outcome, ANNOUNCE_GRACE};
 pub use players::SettingsChange;
+pub use premove::{PremoveOp, MAX_LINE_MOVES};
 pub use puzzle::{day_of, PuzzleKind, PUZZLE_NODES};
 pub use scheduler::{panic_text, DueNotice, Notice};
 pub use stored::{handicap_from, handicap_name, rule_from, rule_name, variant_name};
+pub use vacation::Away;
 
 use crate::lang::Lang;
 use crate::store::{Store, StoreError};

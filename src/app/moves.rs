@@ -8,6 +8,18 @@ use crate::shogi::{declaration_check, DrawReason, EnteringKingRule, GameError, M
 
 use super::play::*;
 
+/// A move stored by [`App::store_move`].
+pub(super) struct Stored {
+    /// Its announcement (with a sennichite replay's start, if any).
+    pub(super) msg: Msg,
+    /// How the game ended with it.
+    pub(super) ending: Option<super::message::Ending>,
+    /// Whether a sennichite replay started.
+    pub(super) replayed: bool,
+    /// The outbox id of its announcement.
+    pub(super) announcement: i64,
+}
+
 impl App {
     /// `/move`: plays the caller's move in their game. With a `request_id`, a
     /// repeated request is answered without being applied twice. In a game
@@ -90,80 +102,32 @@ impl App {
                 Ok(m) => m,
                 Err(e) => return Err(Refusal::Move(e).into()),
             };
-            let outcome = match l.game.play(mv) {
-                Ok(o) => o,
-                Err(GameError::Illegal(e)) => {
-                    return Err(Refusal::Move(crate::notation::MoveInputError::Illegal(e)).into())
-                }
-                Err(_) => return Err(Refusal::GameIsOver.into()),
-            };
-            let ply = l.game.ply() as i64;
-            let next = l.to_move();
-            // Games against the computer have no deadline.
-            let deadline = (outcome.is_none() && !l.against_computer())
-                .then_some(now + l.row.days_per_move * DAY);
-            tx.append_move(
-                l.row.id,
-                l.row.version,
-                ply,
-                &mv.to_string(),
-                &l.game.position().to_sfen(),
-                deadline,
-                now,
-            )?;
-            l.row.version += 1;
-            let ending = match outcome {
-                Some(o) => Some(Self::finish(tx, &l, o, now)?),
-                None => None,
-            };
-            let replay = match outcome {
-                Some(Outcome::Draw(DrawReason::Sennichite)) => {
-                    Self::replay_sennichite(tx, &l, now)?
-                }
-                _ => None,
-            };
-            if super::level_of(caller.id).is_some() {
-                tx.finish_computer_job(l.row.id)?;
-            } else if ending.is_none() && super::level_of(next).is_some() {
-                // Claimed for the inline answer that follows, so the worker
-                // does not search it too; released if that does not finish.
-                tx.enqueue_computer_job(l.row.id, ply, now)?;
-                tx.claim_computer_job(l.row.id, now, now + super::computer::INLINE_CLAIM_SECS)?;
-            }
-            // The announcement in the game's place, delivered by the outbox
-            // unless the front end posts this reply and acknowledges it.
-            let announcement = queue_played(tx, l.row.id, ply, now)?;
+            let first = Self::store_move(tx, &mut l, &caller.who(), mv, now)?;
             if let Some(rid) = request_id {
-                tx.answer_request(rid, &format!("{}:{ply}", l.row.id))?;
+                tx.answer_request(rid, &format!("{}:{}", l.row.id, l.game.ply()))?;
             }
-            let text = public_move_text(&before, mv, ctx.previous);
-            let msg = Msg::MovePlayed {
-                game_id: l.row.id,
-                mover: caller.who(),
-                text,
-                captured: match mv {
-                    Move::Normal { to, .. } => before.piece_at(to).map(|p| p.kind),
-                    Move::Drop { .. } => None,
-                },
-                promoted: mv.is_promotion(),
-                check: l.game.position().in_check(),
-                repetitions: l.game.repetition_count(),
-                comments: crate::engine::comment::comment(&before, mv),
-                next: if ending.is_none() {
-                    Some(Self::who(tx, next)?)
-                } else {
-                    None
-                },
-                deadline,
-                ending: ending.clone(),
+            // The opponent's conditional premove, if this move is one of
+            // their conditions: answered at once, in the same transaction.
+            let answered = match first.ending {
+                None => self.fire_premove(tx, &mut l, now)?,
+                Some(_) => None,
             };
-            let replayed = replay.is_some();
-            let msg = match replay {
-                Some(next) => Msg::Both(Box::new(msg), Box::new(next)),
-                None => msg,
+            let mut announcements = vec![first.announcement];
+            let (msg, last) = match answered {
+                Some((note, second)) => {
+                    announcements.push(second.announcement);
+                    let msg = Msg::Both(
+                        Box::new(first.msg.clone()),
+                        Box::new(Msg::Both(Box::new(note), Box::new(second.msg.clone()))),
+                    );
+                    (msg, second)
+                }
+                None => (first.msg.clone(), first),
             };
+            let ending = last.ending.clone();
+            let replayed = last.replayed;
             let mut r = Reply::public(msg, caller.lang);
-            r.announcements = vec![announcement];
+            r.announcements = announcements;
             let opponent = Self::player(tx, l.row.opponent_of(caller.id))?;
             r.board = Some(Self::board_view(tx, &l, &opponent, Visibility::Public)?);
             r.notify = vec![opponent.user_id];
@@ -177,6 +141,96 @@ impl App {
                 r.buttons.push(ButtonAction::Declare.button(l.row.id));
             }
             Ok(r)
+        })
+    }
+
+    /// Plays `mv` for `mover` in `l` and stores it with its announcement:
+    /// the deadline of the side to move next (paused if they are away), the
+    /// game's end, a sennichite replay, the computer's job. An illegal move
+    /// is refused and changes nothing.
+    pub(super) fn store_move(
+        tx: &crate::store::Tx<'_>,
+        l: &mut Loaded,
+        mover: &super::message::Who,
+        mv: Move,
+        now: i64,
+    ) -> AppResult<Stored> {
+        let before = l.game.position().clone();
+        let previous = l.game.moves().last().copied();
+        let outcome = match l.game.play(mv) {
+            Ok(o) => o,
+            Err(GameError::Illegal(e)) => {
+                return Err(Refusal::Move(crate::notation::MoveInputError::Illegal(e)).into())
+            }
+            Err(_) => return Err(Refusal::GameIsOver.into()),
+        };
+        let ply = l.game.ply() as i64;
+        let next = l.to_move();
+        // Games against the computer have no deadline.
+        let mut deadline =
+            (outcome.is_none() && !l.against_computer()).then_some(now + l.row.days_per_move * DAY);
+        tx.append_move(
+            l.row.id,
+            l.row.version,
+            ply,
+            &mv.to_string(),
+            &l.game.position().to_sfen(),
+            deadline,
+            now,
+        )?;
+        l.row.version += 1;
+        if deadline.is_some() && Self::pause_if_away(tx, l.row.id, next, now)? {
+            deadline = None;
+        }
+        let ending = match outcome {
+            Some(o) => Some(Self::finish(tx, l, o, now)?),
+            None => None,
+        };
+        let replay = match outcome {
+            Some(Outcome::Draw(DrawReason::Sennichite)) => Self::replay_sennichite(tx, l, now)?,
+            _ => None,
+        };
+        if super::level_of(mover.id).is_some() {
+            tx.finish_computer_job(l.row.id)?;
+        } else if ending.is_none() && super::level_of(next).is_some() {
+            // Claimed for the inline answer that follows, so the worker
+            // does not search it too; released if that does not finish.
+            tx.enqueue_computer_job(l.row.id, ply, now)?;
+            tx.claim_computer_job(l.row.id, now, now + super::computer::INLINE_CLAIM_SECS)?;
+        }
+        // The announcement in the game's place, delivered by the outbox
+        // unless the front end posts this reply and acknowledges it.
+        let announcement = queue_played(tx, l.row.id, ply, now)?;
+        let msg = Msg::MovePlayed {
+            game_id: l.row.id,
+            mover: mover.clone(),
+            text: public_move_text(&before, mv, previous),
+            captured: match mv {
+                Move::Normal { to, .. } => before.piece_at(to).map(|p| p.kind),
+                Move::Drop { .. } => None,
+            },
+            promoted: mv.is_promotion(),
+            check: l.game.position().in_check(),
+            repetitions: l.game.repetition_count(),
+            comments: crate::engine::comment::comment(&before, mv),
+            next: if ending.is_none() {
+                Some(Self::who(tx, next)?)
+            } else {
+                None
+            },
+            deadline,
+            ending: ending.clone(),
+        };
+        let replayed = replay.is_some();
+        let msg = match replay {
+            Some(next) => Msg::Both(Box::new(msg), Box::new(next)),
+            None => msg,
+        };
+        Ok(Stored {
+            msg,
+            ending,
+            replayed,
+            announcement,
         })
     }
 

@@ -399,6 +399,12 @@ impl App {
         };
         let game_id = tx.insert_game(&g)?;
         tx.set_replay_of(game_id, l.row.id)?;
+        let first = if g.start_sfen.split(' ').nth(1) == Some("w") {
+            gote
+        } else {
+            sente
+        };
+        Self::pause_if_away(tx, game_id, first, now)?;
         if let Some(thread) = l.row.thread_id {
             tx.set_thread(game_id, thread)?;
         }

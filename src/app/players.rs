@@ -109,6 +109,10 @@ impl App {
                     draws,
                     computer,
                     ladder: Self::ladder_of(tx, id)?,
+                    vacation: (
+                        super::vacation::used_at(&tx.vacation(id)?.unwrap_or_default(), now),
+                        self.caps.vacation_days.saturating_mul(super::DAY),
+                    ),
                 },
                 caller.lang,
             ))

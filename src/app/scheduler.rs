@@ -97,6 +97,20 @@ pub enum Notice {
         #[serde(rename = "game_id")]
         game_id: i64,
     },
+    /// A player of game `game_id` went on vacation or came back; tell the
+    /// opponent in the game's place.
+    #[serde(rename = "Vacation")]
+    Vacation {
+        /// Game.
+        #[serde(rename = "game_id")]
+        game_id: i64,
+        /// Who went away or came back.
+        #[serde(rename = "player")]
+        player: i64,
+        /// Which.
+        #[serde(rename = "away")]
+        away: super::vacation::Away,
+    },
 }
 
 /// A notice ready for delivery, from [`App::due_notices`].
@@ -122,6 +136,8 @@ pub struct DueNotice {
 /// Kinds of quarantined items.
 const GAME: &str = "game";
 const CHALLENGE: &str = "challenge";
+/// A player whose vacation could not end (by user id).
+const VACATION: &str = "vacation";
 
 impl App {
     /// Answered request ids (and logged actions) are kept this long: 30
@@ -177,6 +193,19 @@ impl App {
                 && !step.run(store, GAME, id, now, |tx| Self::abandon(tx, id, now))
             {
                 bad_games.push(id);
+            }
+        }
+        let (vacations, bad_players) = store.read(|r| -> AppResult<_> {
+            Ok((
+                Self::due_vacations(r, self.caps.vacation_days.saturating_mul(DAY), now)?,
+                r.quarantined_ids(VACATION)?,
+            ))
+        })?;
+        for (user, since) in vacations {
+            if !bad_players.contains(&user) {
+                step.run(store, VACATION, user, now, |tx| {
+                    self.end_due_vacation(tx, user, since, now)
+                });
             }
         }
         for d in deadlines {
@@ -450,6 +479,35 @@ impl App {
                 r.notify = vec![human];
                 (r, game_places(&row), dm_to(tx, human)?)
             }
+            Notice::Vacation {
+                game_id,
+                player,
+                away,
+            } => {
+                let Some(row) = tx.game(game_id)? else {
+                    return Ok(None);
+                };
+                if row.status != "active" {
+                    return Ok(None);
+                }
+                let opponent = row.opponent_of(player);
+                let who = Self::who(tx, player)?;
+                let msg = match away {
+                    super::vacation::Away::On { until } => Msg::OpponentAway {
+                        game_id,
+                        player: who,
+                        until,
+                    },
+                    super::vacation::Away::Off => Msg::OpponentBack {
+                        game_id,
+                        player: who,
+                        deadline: row.deadline.filter(|_| to_move_of(&row) == player),
+                    },
+                };
+                let mut r = Reply::public(msg, lang_of(tx, opponent)?);
+                r.notify = vec![opponent];
+                (r, game_places(&row), dm_to(tx, opponent)?)
+            }
         };
         Ok(Some(NoticeReply { reply, places, dm }))
     }
@@ -615,7 +673,7 @@ fn mover_is_sente(row: &GameRow, ply: i64) -> bool {
 }
 
 /// The player to move in the stored game (from its ply count).
-fn to_move_of(row: &GameRow) -> i64 {
+pub(super) fn to_move_of(row: &GameRow) -> i64 {
     if mover_is_sente(row, row.ply + 1) {
         row.sente
     } else {
@@ -624,7 +682,7 @@ fn to_move_of(row: &GameRow) -> i64 {
 }
 
 /// The game's thread, then its channel.
-fn game_places(row: &GameRow) -> Vec<i64> {
+pub(super) fn game_places(row: &GameRow) -> Vec<i64> {
     let mut v: Vec<i64> = row.thread_id.into_iter().collect();
     if let Some(c) = row.channel_id.filter(|c| Some(*c) != row.thread_id) {
         v.push(c);
@@ -643,7 +701,7 @@ fn dm_to(tx: &Reader<'_>, user: i64) -> StoreResult<Option<i64>> {
         .map(|p| p.user_id))
 }
 
-fn lang_of(tx: &Reader<'_>, user: i64) -> StoreResult<Lang> {
+pub(super) fn lang_of(tx: &Reader<'_>, user: i64) -> StoreResult<Lang> {
     Ok(
         match tx
             .player(user)?
@@ -656,7 +714,7 @@ fn lang_of(tx: &Reader<'_>, user: i64) -> StoreResult<Lang> {
     )
 }
 
-fn to_json(n: &Notice) -> crate::store::StoreResult<String> {
+pub(super) fn to_json(n: &Notice) -> crate::store::StoreResult<String> {
     serde_json::to_string(n).map_err(|e| crate::store::StoreError::Corrupt(e.to_string()))
 }
 
@@ -667,7 +725,8 @@ pub(super) fn notice_places(tx: &Reader<'_>, notice: &Notice) -> StoreResult<Vec
         | Notice::Timeout { game_id }
         | Notice::Played { game_id, .. }
         | Notice::Ended { game_id }
-        | Notice::Abandoned { game_id } => tx
+        | Notice::Abandoned { game_id }
+        | Notice::Vacation { game_id, .. } => tx
             .game(*game_id)?
             .map(|g| game_places(&g))
             .unwrap_or_default(),
@@ -699,6 +758,16 @@ mod tests {
             Notice::Played { game_id: 8, ply: 9 },
             Notice::Abandoned { game_id: 10 },
             Notice::Ended { game_id: 11 },
+            Notice::Vacation {
+                game_id: 16,
+                player: 12,
+                away: super::super::vacation::Away::On { until: 13 },
+            },
+            Notice::Vacation {
+                game_id: 14,
+                player: 15,
+                away: super::super::vacation::Away::Off,
+            },
         ]
     }
 
@@ -712,6 +781,8 @@ mod tests {
             r#"{"Played":{"game_id":8,"ply":9}}"#,
             r#"{"Abandoned":{"game_id":10}}"#,
             r#"{"Ended":{"game_id":11}}"#,
+            r#"{"Vacation":{"game_id":16,"player":12,"away":{"on":{"until":13}}}}"#,
+            r#"{"Vacation":{"game_id":14,"player":15,"away":"off"}}"#,
         ];
         let all = every_notice();
         assert_eq!(all.len(), stored.len());
@@ -723,7 +794,8 @@ mod tests {
                 | Notice::ChallengeExpired { .. }
                 | Notice::Played { .. }
                 | Notice::Ended { .. }
-                | Notice::Abandoned { .. } => {}
+                | Notice::Abandoned { .. }
+                | Notice::Vacation { .. } => {}
             }
             assert_eq!(to_json(&n).unwrap(), json);
             assert_eq!(serde_json::from_str::<Notice>(json).unwrap(), n);

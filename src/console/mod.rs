@@ -266,6 +266,7 @@ impl Console {
         args: &[&str],
     ) -> Result<Reply, AppError> {
         let kv = KeyValues::parse(args)?;
+        let line: String;
         let place = Place::default();
         let game = kv.number("game")?;
         match command {
@@ -526,6 +527,37 @@ impl Console {
                 }
                 .options()?;
                 self.app.play_computer(caller, &opts, place)
+            }
+            "premove" => {
+                kv.only(&["game", "clear"])?;
+                let op = if let Some(c) = kv.get("clear") {
+                    kv.no_positional()?;
+                    if c == "all" {
+                        crate::app::PremoveOp::Clear(None)
+                    } else {
+                        crate::app::PremoveOp::Clear(Some(
+                            c.parse()
+                                .map_err(|_| Refusal::BadArgument(format!("clear={c}")))?,
+                        ))
+                    }
+                } else if kv.positional.is_empty() {
+                    crate::app::PremoveOp::List
+                } else {
+                    line = kv.positional.join(" ");
+                    crate::app::PremoveOp::Add(&line)
+                };
+                self.app.premove(caller, game, op, place)
+            }
+            "vacation" => {
+                kv.only(&[])?;
+                let on = match kv.positional.first().copied() {
+                    None => None,
+                    Some(v) => Some(
+                        parse_bool(v)
+                            .ok_or_else(|| Refusal::BadArgument(format!("vacation {v}")))?,
+                    ),
+                };
+                self.app.vacation(caller, on)
             }
             "hint" => {
                 kv.only(&["game"])?;

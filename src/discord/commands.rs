@@ -575,6 +575,48 @@ pub fn all() -> Vec<CreateCommand> {
             ],
         )),
         command(
+            ("premove", "vorauszug"),
+            (
+                "Privately: answers prepared for your opponent's next moves",
+                "Nur für dich: vorbereitete Antworten auf die nächsten Züge deines Gegners",
+            ),
+        )
+        .add_option(option(
+            CommandOptionType::String,
+            ("line", "zeile"),
+            (
+                "Their move, your answer, and so on: 8c8d 2f2e 8d8e 2e2d (without it: your lines)",
+                "Sein Zug, deine Antwort und so weiter: 8c8d 2f2e 8d8e 2e2d (ohne: deine Zeilen)",
+            ),
+        ))
+        .add_option(option(
+            CommandOptionType::Integer,
+            ("clear", "loeschen"),
+            (
+                "Delete this line (0: all of them)",
+                "Diese Zeile löschen (0: alle)",
+            ),
+        ))
+        .add_option(game_option()),
+        command(
+            ("vacation", "urlaub"),
+            (
+                "Pause the deadlines of all your games while you are away (a yearly allowance)",
+                "Die Fristen all deiner Partien anhalten, solange du weg bist (ein Jahreskontingent)",
+            ),
+        )
+        .add_option(choices(
+            option(
+                CommandOptionType::String,
+                ("state", "zustand"),
+                (
+                    "On or off (without it: your vacation days this year)",
+                    "An oder aus (ohne: deine Urlaubstage in diesem Jahr)",
+                ),
+            ),
+            &[("on", ("On", "An")), ("off", ("Off", "Aus"))],
+        )),
+        command(
             ("help", "hilfe"),
             (
                 "Every command in a sentence, and how to write moves",
@@ -599,7 +641,7 @@ mod tests {
     fn every_command_is_valid_and_localised() {
         let json = serde_json::to_value(all()).unwrap_or_default();
         let list = json.as_array().cloned().unwrap_or_default();
-        assert_eq!(list.len(), 21);
+        assert_eq!(list.len(), 23);
         for c in &list {
             let name = c["name"].as_str().unwrap_or("");
             assert!(valid_name(name), "{name}");

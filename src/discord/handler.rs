@@ -265,6 +265,16 @@ fn run_command(
             let by = crate::app::ranking_arg(o.str("by"))?;
             app.leaderboard(caller, place.guild, by)
         }
+        "premove" => {
+            let op = match (o.int("clear"), o.str("line")) {
+                (Some(0), _) => crate::app::PremoveOp::Clear(None),
+                (Some(n), _) => crate::app::PremoveOp::Clear(Some(n)),
+                (None, Some(line)) => crate::app::PremoveOp::Add(line),
+                (None, None) => crate::app::PremoveOp::List,
+            };
+            app.premove(caller, game, op, place)
+        }
+        "vacation" => app.vacation(caller, o.str("state").map(|s| s == "on")),
         "help" => Ok(app.slash_help(caller)),
         other => Err(Refusal::UnknownCommand(other.chars().take(40).collect()).into()),
     }
@@ -550,6 +560,8 @@ impl Bot {
                 | "puzzle"
                 | "replay"
                 | "learn"
+                | "vacation"
+                | "premove"
         );
         let app = self.app.clone();
         let lang = caller.lang;

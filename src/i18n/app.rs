@@ -11,8 +11,19 @@ use crate::store::Ranking;
 /// A Unix time as `YYYY-MM-DD HH:MM UTC`.
 #[must_use]
 pub fn utc(t: i64) -> String {
-    let days = t.div_euclid(86_400);
+    let (y, m, d) = civil(t);
     let secs = t.rem_euclid(86_400);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        secs / 3600,
+        secs % 3600 / 60
+    )
+}
+
+/// The UTC calendar date (year, month, day) of Unix time `t`.
+#[must_use]
+pub fn civil(t: i64) -> (i64, i64, i64) {
+    let days = t.div_euclid(86_400);
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
@@ -23,11 +34,7 @@ pub fn utc(t: i64) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
-        secs / 3600,
-        secs % 3600 / 60
-    )
+    (y, m, d)
 }
 
 /// A moment in Discord's timestamp markup, `<t:UNIX:f>`: Discord shows it in
@@ -265,6 +272,64 @@ fn comment_text(c: &Comment, mover: &Who, lang: Lang) -> String {
         (Comment::KingEntersCamp, Lang::De) => format!(
             "Der König von {} zieht ins gegnerische Lager ein (Richtung Einzugssieg).",
             name(mover)
+        ),
+    }
+}
+
+/// A span of vacation in days, to a tenth ("1 day", "2.5 days", "2,5 Tage").
+fn days_span(secs: i64, lang: Lang) -> String {
+    let number = days_number(secs, lang);
+    let one = number == "1";
+    match lang {
+        Lang::En => format!("{number} {}", if one { "day" } else { "days" }),
+        Lang::De => format!("{number} {}", if one { "Tag" } else { "Tage" }),
+    }
+}
+
+/// One premove line: "2. if 8c8d → 2f2e, then if 8d8e → 2e2d".
+fn premove_line((n, moves): &(i64, Vec<String>), lang: Lang) -> String {
+    let pairs: Vec<String> = moves
+        .chunks(2)
+        .map(|p| {
+            let answer = p.get(1).map_or("", String::as_str);
+            match lang {
+                Lang::En => format!("if {} → {answer}", p[0]),
+                Lang::De => format!("wenn {} → {answer}", p[0]),
+            }
+        })
+        .collect();
+    let then = match lang {
+        Lang::En => ", then ",
+        Lang::De => ", dann ",
+    };
+    format!("{n}. {}", pairs.join(then))
+}
+
+/// A number of days to a tenth, without its noun.
+fn days_number(secs: i64, lang: Lang) -> String {
+    let tenths = (secs.max(0) * 10 + 43_200) / 86_400;
+    if tenths % 10 == 0 {
+        return (tenths / 10).to_string();
+    }
+    let sep = match lang {
+        Lang::En => '.',
+        Lang::De => ',',
+    };
+    format!("{}{sep}{}", tenths / 10, tenths % 10)
+}
+
+/// "X of Y days used" in the language's grammar.
+fn days_used(used: i64, allowance: i64, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!(
+            "{} of {} days used",
+            days_number(used, lang),
+            days_number(allowance, lang)
+        ),
+        Lang::De => format!(
+            "{} von {} Tagen genommen",
+            days_number(used, lang),
+            days_number(allowance, lang)
         ),
     }
 }
@@ -591,6 +656,88 @@ impl Localize for Msg {
                 }
                 s
             }
+            (Msg::VacationStarted { games, paused, until, left }, Lang::En) => format!(
+                "You are on vacation: the deadlines of your games stop while you are away ({} against members, {} paused now because it is your move). {} of vacation left this year: it ends by itself at {} at the latest. `/vacation off` when you are back.",
+                n_of(*games as i64, "game", "games"), paused, days_span(*left, lang), at(*until)
+            ),
+            (Msg::VacationStarted { games, paused, until, left }, Lang::De) => format!(
+                "Du bist im Urlaub: die Fristen deiner Partien ruhen, solange du weg bist ({} gegen Mitglieder, {} davon jetzt angehalten, weil du am Zug bist). Noch {} Urlaub in diesem Jahr: er endet spätestens am {} von selbst. `/urlaub aus`, wenn du zurück bist.",
+                n_of(*games as i64, "Partie", "Partien"), paused, days_span(*left, lang), at(*until)
+            ),
+            (Msg::VacationEnded { resumed, used, allowance }, Lang::En) => format!(
+                "Welcome back: the deadlines run again ({} resumed with the time they had left). Vacation this year: {}.",
+                n_of(*resumed as i64, "game", "games"), days_used(*used, *allowance, lang)
+            ),
+            (Msg::VacationEnded { resumed, used, allowance }, Lang::De) => format!(
+                "Willkommen zurück: die Fristen laufen wieder ({} mit der Zeit fortgesetzt, die sie noch hatten). Urlaub in diesem Jahr: {}.",
+                n_of(*resumed as i64, "Partie", "Partien"), days_used(*used, *allowance, lang)
+            ),
+            (Msg::VacationStatus { since: Some(since), until, used, allowance, year }, Lang::En) => format!(
+                "On vacation since {}, until {} at the latest. In {year}: {}.",
+                at(*since), until.map_or_else(|| "—".to_string(), at), days_used(*used, *allowance, lang)
+            ),
+            (Msg::VacationStatus { since: Some(since), until, used, allowance, year }, Lang::De) => format!(
+                "Im Urlaub seit {}, längstens bis {}. {year}: {}.",
+                at(*since), until.map_or_else(|| "—".to_string(), at), days_used(*used, *allowance, lang)
+            ),
+            (Msg::VacationStatus { since: None, used, allowance, year, .. }, Lang::En) => format!(
+                "Not on vacation. In {year}: {}. `/vacation on` pauses the deadlines of all your games.",
+                days_used(*used, *allowance, lang)
+            ),
+            (Msg::VacationStatus { since: None, used, allowance, year, .. }, Lang::De) => format!(
+                "Nicht im Urlaub. {year}: {}. `/urlaub an` hält die Fristen all deiner Partien an.",
+                days_used(*used, *allowance, lang)
+            ),
+            (Msg::OpponentAway { game_id, player, until }, Lang::En) => format!(
+                "Game #{game_id}: {} is on vacation until {} at the latest. Their deadline is paused; you can still move when it is your turn.",
+                name(player), at(*until)
+            ),
+            (Msg::OpponentAway { game_id, player, until }, Lang::De) => format!(
+                "Partie #{game_id}: {} ist längstens bis {} im Urlaub. Ihre Frist ruht; du kannst weiter ziehen, wenn du am Zug bist.",
+                name(player), at(*until)
+            ),
+            (Msg::OpponentBack { game_id, player, deadline: Some(d) }, Lang::En) => format!(
+                "Game #{game_id}: {} is back from vacation and to move by {}.", name(player), at(*d)
+            ),
+            (Msg::OpponentBack { game_id, player, deadline: Some(d) }, Lang::De) => format!(
+                "Partie #{game_id}: {} ist aus dem Urlaub zurück und bis {} am Zug.", name(player), at(*d)
+            ),
+            (Msg::OpponentBack { game_id, player, deadline: None }, Lang::En) => format!(
+                "Game #{game_id}: {} is back from vacation.", name(player)
+            ),
+            (Msg::OpponentBack { game_id, player, deadline: None }, Lang::De) => format!(
+                "Partie #{game_id}: {} ist aus dem Urlaub zurück.", name(player)
+            ),
+            (Msg::PremoveLines { game_id, lines }, Lang::En) if lines.is_empty() => format!(
+                "Game #{game_id}: you have no premove lines. Add one while your opponent is to move, e.g. `/premove line: 8c8d 2f2e` — if they play 8c8d, 2f2e is played for you at once."
+            ),
+            (Msg::PremoveLines { game_id, lines }, Lang::De) if lines.is_empty() => format!(
+                "Partie #{game_id}: du hast keine Vorauszüge. Gib einen ein, während dein Gegner am Zug ist, z. B. `/vorauszug zeile: 8c8d 2f2e` — spielt er 8c8d, wird 2f2e sofort für dich gespielt."
+            ),
+            (Msg::PremoveLines { game_id, lines }, Lang::En) => format!(
+                "Game #{game_id}, your premove lines (only you see them):\n{}",
+                lines.iter().map(|l| premove_line(l, lang)).collect::<Vec<_>>().join("\n")
+            ),
+            (Msg::PremoveLines { game_id, lines }, Lang::De) => format!(
+                "Partie #{game_id}, deine Vorauszüge (nur du siehst sie):\n{}",
+                lines.iter().map(|l| premove_line(l, lang)).collect::<Vec<_>>().join("\n")
+            ),
+            (Msg::PremoveAdded { game_id, line }, Lang::En) => format!(
+                "Game #{game_id}: premove line saved (only you see it).\n{}\nIt is dropped as soon as the game leaves it.",
+                premove_line(line, lang)
+            ),
+            (Msg::PremoveAdded { game_id, line }, Lang::De) => format!(
+                "Partie #{game_id}: Vorauszug gespeichert (nur du siehst ihn).\n{}\nEr verfällt, sobald die Partie anders verläuft.",
+                premove_line(line, lang)
+            ),
+            (Msg::PremovesCleared { game_id, dropped }, Lang::En) => format!(
+                "Game #{game_id}: {} deleted.", n_of(*dropped as i64, "premove line", "premove lines")
+            ),
+            (Msg::PremovesCleared { game_id, dropped }, Lang::De) => format!(
+                "Partie #{game_id}: {} gelöscht.", n_of(*dropped as i64, "Vorauszug", "Vorauszüge")
+            ),
+            (Msg::PremovePlayed { by, .. }, Lang::En) => format!("{} had prepared the answer (conditional premove):", name(by)),
+            (Msg::PremovePlayed { by, .. }, Lang::De) => format!("{} hatte die Antwort vorbereitet (bedingter Vorauszug):", name(by)),
             (Msg::AlreadyDone { game_id, ply }, Lang::En) => format!("Already done: that move is ply {ply} of game #{game_id}."),
             (Msg::AlreadyDone { game_id, ply }, Lang::De) => format!("Schon erledigt: dieser Zug ist Halbzug {ply} von Partie #{game_id}."),
             (Msg::ConfirmResign { game_id, abort: false }, Lang::En) => format!("Resign game #{game_id}? You will lose the game. Only you see this question."),
@@ -676,7 +823,7 @@ impl Localize for Msg {
                     Lang::De => format!("Deine Einstellungen: Notation: {notation}; Steine: {pieces} (Zugpunkte: {dots}, Namen: {names}); Farbschema: {theme}; Bretter nur für dich: {orientation} (öffentliche Bretter: Sente unten); Gefahrenhilfe: {danger}; Sprache: {language}; DMs wenn du am Zug bist: {dms}."),
                 }
             }
-            (Msg::Stats { who, rating, rated_games, points, taler, wins, losses, draws, computer, ladder }, Lang::En) => {
+            (Msg::Stats { who, rating, rated_games, points, taler, wins, losses, draws, computer, ladder, vacation }, Lang::En) => {
                 let mut s = format!(
                     "{}: rating {rating:.0} ({}), {}, {taler} Taler; {}.",
                     name(who),
@@ -690,9 +837,10 @@ impl Localize for Msg {
                 if *ladder > 0 {
                     s.push_str(&format!(" Handicap ladder: {}.", ladder_rank(*ladder, lang)));
                 }
+                s.push_str(&format!(" Vacation this year: {}.", days_used(vacation.0, vacation.1, lang)));
                 s
             }
-            (Msg::Stats { who, rating, rated_games, points, taler, wins, losses, draws, computer, ladder }, Lang::De) => {
+            (Msg::Stats { who, rating, rated_games, points, taler, wins, losses, draws, computer, ladder, vacation }, Lang::De) => {
                 let mut s = format!(
                     "{}: Wertung {rating:.0} ({}), {}, {taler} Taler; {}.",
                     name(who),
@@ -706,6 +854,7 @@ impl Localize for Msg {
                 if *ladder > 0 {
                     s.push_str(&format!(" Vorgabeleiter: {}.", ladder_rank(*ladder, lang)));
                 }
+                s.push_str(&format!(" Urlaub in diesem Jahr: {}.", days_used(vacation.0, vacation.1, lang)));
                 s
             }
             (Msg::Ladder { step }, Lang::En) => match crate::app::LADDER.get(*step) {
@@ -799,6 +948,7 @@ impl Localize for Msg {
 **/puzzle** a mate puzzle, today's puzzle, who solved it or your streak; answer with /move.
 **/export** a game as KIF, CSA, SFEN or an animated GIF.
 **/settings** notation, piece style, colours, board orientation, language and DMs on your turn.
+**/vacation** pauses the deadlines of all your games while you are away (a yearly allowance of days).
 **/stats** rating, points, Taler and records; **/leaderboard** the best players here by rating, points or Taler (play money: a rated win gives 10 points, the winner takes the stakes).".into(),
             (Msg::SlashHelp, Lang::De) => "\
 **komadai** — Shogi im Fernspiel auf Discord. Neu bei Shogi? Fang mit **/lernen** an: 15 kurze Lektionen, vom Bauern bis zu deiner ersten Minishogi-Partie.
@@ -811,9 +961,10 @@ impl Localize for Msg {
 **/problem** ein Mattproblem, das Tagesproblem, wer es gelöst hat oder deine Serie; antworte mit /zug.
 **/exportieren** eine Partie als KIF, CSA, SFEN oder animiertes GIF.
 **/einstellungen** Notation, Figurenstil, Farben, Ausrichtung des Bretts, Sprache und DMs, wenn du am Zug bist.
+**/urlaub** hält die Fristen all deiner Partien an, solange du weg bist (ein Kontingent von Tagen im Jahr).
 **/statistik** Wertung, Punkte, Taler und Bilanzen; **/rangliste** die besten Spieler hier nach Wertung, Punkten oder Talern (Spielgeld: ein gewerteter Sieg bringt 10 Punkte, der Sieger bekommt die Einsätze).".into(),
-            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
-            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], vacation [on|off], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], vacation [on|off], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
             (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::En) => format!(
                 "{}Puzzle {puzzle_id}: mate in {}, {} to move. Every move must give check; answer with /move.",
                 if *daily { "Daily puzzle. " } else { "" },
@@ -965,6 +1116,30 @@ impl Localize for Refusal {
             (Refusal::NoDangerInRated, Lang::De) => "Die Gefahrenhilfe gibt es nur in Freundschaftspartien und gegen den Computer, nie in gewerteten Partien.".into(),
             (Refusal::NoSuchPiece(t), Lang::En) => format!("You have no piece at “{t}”. Name one by its square (7g) or one in hand (B*); the list shows those that can move."),
             (Refusal::NoSuchPiece(t), Lang::De) => format!("Du hast keinen Stein bei „{t}“. Nenne ihn mit seinem Feld (7g) oder aus der Hand (B*); die Liste zeigt die, die ziehen können."),
+            (Refusal::NoPremoveAgainstComputer, Lang::En) => "Premoves are for games between members; the computer answers at once anyway.".into(),
+            (Refusal::NoPremoveAgainstComputer, Lang::De) => "Vorauszüge gibt es in Partien zwischen Mitgliedern; der Computer antwortet ohnehin sofort.".into(),
+            (Refusal::PremoveOnYourTurn, Lang::En) => "It is your move: play it first. A premove line starts with your opponent's next move.".into(),
+            (Refusal::PremoveOnYourTurn, Lang::De) => "Du bist am Zug: spiel ihn zuerst. Ein Vorauszug beginnt mit dem nächsten Zug deines Gegners.".into(),
+            (Refusal::NoSuchPremoveLine(n), Lang::En) => format!("You have no premove line {n} in this game; `/premove` lists yours."),
+            (Refusal::NoSuchPremoveLine(n), Lang::De) => format!("Du hast in dieser Partie keinen Vorauszug {n}; `/vorauszug` zeigt deine."),
+            (Refusal::TooManyPremoveLines(n), Lang::En) => format!("You already keep {n} premove lines in this game, the most allowed. Delete one first."),
+            (Refusal::TooManyPremoveLines(n), Lang::De) => format!("Du hast in dieser Partie schon {n} Vorauszüge, mehr geht nicht. Lösche erst einen."),
+            (Refusal::PremoveConflict(n), Lang::En) => format!("Your line {n} answers the same move differently. Delete it first (`/premove clear: {n}`)."),
+            (Refusal::PremoveConflict(n), Lang::De) => format!("Dein Vorauszug {n} antwortet auf denselben Zug anders. Lösche ihn zuerst (`/vorauszug loeschen: {n}`)."),
+            (Refusal::PremoveNeedsPairs(n), Lang::En) => format!("A premove line is pairs: your opponent's move, then your answer (and so on). You gave {}.", n_of(*n as i64, "move", "moves")),
+            (Refusal::PremoveNeedsPairs(n), Lang::De) => format!("Ein Vorauszug besteht aus Paaren: der Zug deines Gegners, dann deine Antwort (und so weiter). Du hast {} angegeben.", n_of(*n as i64, "Zug", "Züge")),
+            (Refusal::PremoveTooLong(n), Lang::En) => format!("A premove line holds at most {n} moves."),
+            (Refusal::PremoveTooLong(n), Lang::De) => format!("Ein Vorauszug hat höchstens {n} Züge."),
+            (Refusal::PremoveMove { index, error }, Lang::En) => format!("Move {index} of the line: {}.", error.localize(lang)),
+            (Refusal::PremoveMove { index, error }, Lang::De) => format!("Zug {index} der Zeile: {}.", error.localize(lang)),
+            (Refusal::PremoveAfterEnd(n), Lang::En) => format!("The game is over after move {n} of the line; nothing can follow it."),
+            (Refusal::PremoveAfterEnd(n), Lang::De) => format!("Nach Zug {n} der Zeile ist die Partie vorbei; danach kann nichts folgen."),
+            (Refusal::AlreadyOnVacation, Lang::En) => "You are already on vacation. `/vacation` shows until when; `/vacation off` ends it.".into(),
+            (Refusal::AlreadyOnVacation, Lang::De) => "Du bist schon im Urlaub. `/urlaub` zeigt, bis wann; `/urlaub aus` beendet ihn.".into(),
+            (Refusal::NotOnVacation, Lang::En) => "You are not on vacation.".into(),
+            (Refusal::NotOnVacation, Lang::De) => "Du bist nicht im Urlaub.".into(),
+            (Refusal::NoVacationLeft { year }, Lang::En) => format!("Your vacation days for {year} are used up; the allowance starts anew on 1 January."),
+            (Refusal::NoVacationLeft { year }, Lang::De) => format!("Deine Urlaubstage für {year} sind aufgebraucht; sie beginnen am 1. Januar neu."),
             (Refusal::StakeNeedsRated, Lang::En) => "Only rated games can have a stake: leave out stake, or play rated.".into(),
             (Refusal::StakeNeedsRated, Lang::De) => "Nur gewertete Partien haben einen Einsatz: lass stake weg oder spiele gewertet.".into(),
             (Refusal::NotEnoughTaler { who, have, need }, Lang::En) => format!("{} has {have} Taler, not enough for a stake of {need}.", name(who)),
@@ -1127,10 +1302,11 @@ mod tests {
                     draws: 1,
                     computer: vec![("Easy".into(), 0, 2, 0)],
                     ladder: 0,
+                    vacation: (3 * 86_400 + 43_200, 14 * 86_400),
                 },
                 [
-                    "(1 rated game), 1 point, 1000 Taler; 1 win, 1 loss, 1 draw. Against komadai Easy: 0 wins, 2 losses, 0 draws.",
-                    "(1 gewertete Partie), 1 Punkt, 1000 Taler; 1 Sieg, 1 Niederlage, 1 Remis. Gegen komadai Easy: 0 Siege, 2 Niederlagen, 0 Remis.",
+                    "(1 rated game), 1 point, 1000 Taler; 1 win, 1 loss, 1 draw. Against komadai Easy: 0 wins, 2 losses, 0 draws. Vacation this year: 3.5 of 14 days used.",
+                    "(1 gewertete Partie), 1 Punkt, 1000 Taler; 1 Sieg, 1 Niederlage, 1 Remis. Gegen komadai Easy: 0 Siege, 2 Niederlagen, 0 Remis. Urlaub in diesem Jahr: 3,5 von 14 Tagen genommen.",
                 ],
             ),
         ];

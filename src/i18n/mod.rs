@@ -8,7 +8,9 @@
 mod app;
 mod learn;
 
-pub use app::{button_label, handicap_label, ladder_rank, plain_times, setting_choices, utc};
+pub use app::{
+    button_label, civil, handicap_label, ladder_rank, plain_times, setting_choices, utc,
+};
 pub use learn::lesson_text;
 
 use crate::notation::{MoveInputError, ParseMoveError, RecordError, RecordFormat};

@@ -34,6 +34,7 @@ pub(crate) mod sql;
 mod sqlite;
 
 pub use backup::{backup, BackupReport};
+pub use community::{PremoveRow, VacationRow};
 pub use load::SeedGame;
 pub use puzzles::{DailyRow, PuzzleRow, PuzzleSession};
 pub use rows::{
@@ -96,6 +97,7 @@ pub fn migrations() -> Migrations<'static> {
             include_str!("../../migrations/0008_points_taler_danger.sql"),
             players_still_referenced,
         ),
+        M::up(include_str!("../../migrations/0009_vacation_premoves.sql")),
     ])
 }
 
@@ -120,7 +122,7 @@ fn players_still_referenced(tx: &Transaction<'_>) -> rusqlite_migration::HookRes
 /// Number of migrations (the schema version after opening).
 #[must_use]
 pub fn schema_version() -> usize {
-    8
+    9
 }
 
 /// Whether `db` names a PostgreSQL database rather than a SQLite file.
@@ -327,6 +329,7 @@ macro_rules! read_queries {
     };
 }
 
+mod community;
 mod lead;
 mod load;
 mod puzzles;
@@ -709,7 +712,7 @@ impl Tx<'_> {
         now: i64,
     ) -> StoreResult<()> {
         let n = self.c().exec(
-            "UPDATE games SET sfen = ?3, ply = ?4, deadline = ?5, reminded = 0, takeback_by = NULL,
+            "UPDATE games SET sfen = ?3, ply = ?4, deadline = ?5, paused_left = NULL, reminded = 0, takeback_by = NULL,
                 count_by = NULL, version = version + 1, updated_at = ?6
              WHERE id = ?1 AND version = ?2 AND status = 'active'",
             args![game_id, version, sfen, ply, deadline, now],
@@ -734,7 +737,7 @@ impl Tx<'_> {
         now: i64,
     ) -> StoreResult<()> {
         let n = self.c().exec(
-            "UPDATE games SET sfen = ?3, ply = ply - 1, deadline = ?4, reminded = 0, takeback_by = NULL,
+            "UPDATE games SET sfen = ?3, ply = ply - 1, deadline = ?4, paused_left = NULL, reminded = 0, takeback_by = NULL,
                 count_by = NULL, version = version + 1, updated_at = ?5
              WHERE id = ?1 AND version = ?2 AND status = 'active' AND ply > 0",
             args![game_id, version, sfen, deadline, now],
@@ -746,6 +749,8 @@ impl Tx<'_> {
             "DELETE FROM moves WHERE game_id = ?1 AND ply = (SELECT MAX(ply) FROM moves WHERE game_id = ?1)",
             args![game_id],
         )?;
+        // The game left every premove line: they began after the move taken back.
+        self.drop_game_premoves(game_id)?;
         Ok(())
     }
 
@@ -759,7 +764,7 @@ impl Tx<'_> {
         now: i64,
     ) -> StoreResult<()> {
         let n = self.c().exec(
-            "UPDATE games SET status = 'finished', result = ?3, reason = ?4, deadline = NULL,
+            "UPDATE games SET status = 'finished', result = ?3, reason = ?4, deadline = NULL, paused_left = NULL,
                 version = version + 1, updated_at = ?5, finished_at = ?5
              WHERE id = ?1 AND version = ?2 AND status = 'active'",
             args![game_id, version, result, reason, now],
@@ -767,6 +772,7 @@ impl Tx<'_> {
         if n != 1 {
             return Err(StoreError::Conflict);
         }
+        self.drop_game_premoves(game_id)?;
         Ok(())
     }
 

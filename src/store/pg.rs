@@ -43,6 +43,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         8,
         include_str!("../../migrations/postgres/0008_points_taler_danger.sql"),
     ),
+    (
+        9,
+        include_str!("../../migrations/postgres/0009_vacation_premoves.sql"),
+    ),
 ];
 
 /// Key of the advisory lock held while migrating ("komadai" in ASCII).

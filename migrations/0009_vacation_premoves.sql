@@ -1,0 +1,26 @@
+-- Vacation: a member may pause the deadlines of their correspondence games
+-- for a yearly allowance of days. While `vacation_since` is set, every game
+-- in which they are to move keeps the seconds that were left in
+-- `paused_left` instead of a deadline; going back restores the deadline as
+-- now + paused_left, so deadlines and reminders shift exactly.
+ALTER TABLE players ADD COLUMN vacation_since INTEGER;
+-- The UTC year `vacation_used` counts for, and the seconds used in it by
+-- vacations that ended (a vacation counts for the year it began in).
+ALTER TABLE players ADD COLUMN vacation_year INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN vacation_used INTEGER NOT NULL DEFAULT 0 CHECK (vacation_used >= 0);
+ALTER TABLE games ADD COLUMN paused_left INTEGER CHECK (paused_left IS NULL OR paused_left >= 0);
+CREATE INDEX players_on_vacation ON players (vacation_since) WHERE vacation_since IS NOT NULL;
+
+-- Conditional premoves: a player's lines for a game, "if the opponent plays
+-- the first move, answer with the second (then if the third, the fourth...)".
+-- `from_ply` is the ply of the opponent's move the line begins with; moves
+-- are USI, separated by spaces. Only their owner ever sees them.
+CREATE TABLE premoves (
+    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    user_id    INTEGER NOT NULL REFERENCES players (user_id),
+    line_no    INTEGER NOT NULL,
+    from_ply   INTEGER NOT NULL CHECK (from_ply >= 1),
+    moves      TEXT    NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (game_id, user_id, line_no)
+);

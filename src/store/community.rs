@@ -1,0 +1,203 @@
+//! Queries of the community features: vacations (paused deadlines) and
+//! conditional premove lines.
+
+use super::sql::args;
+
+use super::{Reader, StoreResult, Tx};
+
+/// A player's vacation account.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VacationRow {
+    /// On vacation since (Unix seconds), or `None`.
+    pub since: Option<i64>,
+    /// The UTC year `used` counts for.
+    pub year: i64,
+    /// Seconds used in `year` by vacations that ended.
+    pub used: i64,
+}
+
+/// One conditional premove line of a player in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PremoveRow {
+    /// Its number among the owner's lines of the game.
+    pub line_no: i64,
+    /// The ply of the opponent's move the line begins with.
+    pub from_ply: i64,
+    /// USI moves: the opponent's move, the answer, the next condition...
+    pub moves: Vec<String>,
+}
+
+read_queries! {
+    /// `user`'s vacation account (`None`: no such player).
+    pub fn vacation(&self, user: i64) -> StoreResult<Option<VacationRow>> {
+        self.c().opt(
+            "SELECT vacation_since, vacation_year, vacation_used FROM players WHERE user_id = ?1",
+            args![user],
+            |r| Ok(VacationRow { since: r.get(0)?, year: r.get(1)?, used: r.get(2)? }),
+        )
+    }
+
+    /// Players on vacation: (user, account).
+    pub fn on_vacation(&self) -> StoreResult<Vec<(i64, VacationRow)>> {
+        self.c().all(
+            "SELECT user_id, vacation_since, vacation_year, vacation_used FROM players
+             WHERE vacation_since IS NOT NULL ORDER BY vacation_since, user_id",
+            args![],
+            |r| Ok((r.get(0)?, VacationRow { since: r.get(1)?, year: r.get(2)?, used: r.get(3)? })),
+        )
+    }
+
+    /// The seconds left of game `game_id`'s paused deadline, if it is paused.
+    pub fn paused_left(&self, game_id: i64) -> StoreResult<Option<i64>> {
+        Ok(self
+            .c()
+            .opt("SELECT paused_left FROM games WHERE id = ?1", args![game_id], |r| r.get::<Option<i64>>(0))?
+            .flatten())
+    }
+
+    /// `user`'s premove lines in game `game_id`, by number.
+    pub fn premoves(&self, game_id: i64, user: i64) -> StoreResult<Vec<PremoveRow>> {
+        self.c().all(
+            "SELECT line_no, from_ply, moves FROM premoves WHERE game_id = ?1 AND user_id = ?2 ORDER BY line_no",
+            args![game_id, user],
+            |r| {
+                let moves: String = r.get(2)?;
+                Ok(PremoveRow {
+                    line_no: r.get(0)?,
+                    from_ply: r.get(1)?,
+                    moves: moves.split_whitespace().map(str::to_string).collect(),
+                })
+            },
+        )
+    }
+}
+
+impl Tx<'_> {
+    /// Starts `user`'s vacation at `now`, with the account's year and used
+    /// seconds as given (a new year starts at 0). False when they are
+    /// already on vacation.
+    pub fn start_vacation(&self, user: i64, now: i64, year: i64, used: i64) -> StoreResult<bool> {
+        let n = self.c().exec(
+            "UPDATE players SET vacation_since = ?2, vacation_year = ?3, vacation_used = ?4
+             WHERE user_id = ?1 AND vacation_since IS NULL",
+            args![user, now, year, used],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Ends `user`'s vacation that began at `since`, adding `spent` seconds
+    /// to the used time. False when it had ended already (another process
+    /// or the player did it first).
+    pub fn end_vacation(&self, user: i64, since: i64, spent: i64) -> StoreResult<bool> {
+        let n = self.c().exec(
+            "UPDATE players SET vacation_since = NULL, vacation_used = vacation_used + ?3
+             WHERE user_id = ?1 AND vacation_since = ?2",
+            args![user, since, spent],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Pauses game `game_id`'s deadline: the seconds left (at least 0) are
+    /// kept and the deadline is cleared. Nothing when it has none.
+    pub fn pause_deadline(&self, game_id: i64, now: i64) -> StoreResult<bool> {
+        let n = self.c().exec(
+            "UPDATE games SET paused_left = CASE WHEN deadline > ?2 THEN deadline - ?2 ELSE 0 END,
+                    deadline = NULL
+             WHERE id = ?1 AND status = 'active' AND deadline IS NOT NULL",
+            args![game_id, now],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Restores the paused deadlines of `user`'s active games as now + the
+    /// seconds they had left. Returns the resumed games' ids.
+    pub fn resume_deadlines_of(&self, user: i64, now: i64) -> StoreResult<Vec<i64>> {
+        let ids: Vec<i64> = self.c().all(
+            "SELECT id FROM games WHERE status = 'active' AND paused_left IS NOT NULL
+                AND (sente = ?1 OR gote = ?1) ORDER BY id",
+            args![user],
+            |r| r.get(0),
+        )?;
+        for &id in &ids {
+            self.c().exec(
+                "UPDATE games SET deadline = ?2 + paused_left, paused_left = NULL
+                 WHERE id = ?1 AND paused_left IS NOT NULL",
+                args![id, now],
+            )?;
+        }
+        Ok(ids)
+    }
+
+    /// Clears a paused deadline (the game ended, or the turn passed on).
+    pub fn clear_paused(&self, game_id: i64) -> StoreResult<()> {
+        self.c().exec(
+            "UPDATE games SET paused_left = NULL WHERE id = ?1 AND paused_left IS NOT NULL",
+            args![game_id],
+        )?;
+        Ok(())
+    }
+
+    /// Adds a premove line for `user` in `game_id`; returns its number.
+    pub fn add_premove(
+        &self,
+        game_id: i64,
+        user: i64,
+        from_ply: i64,
+        moves: &[String],
+        now: i64,
+    ) -> StoreResult<i64> {
+        let next: i64 = self.c().value(
+            "SELECT CAST(COALESCE(MAX(line_no), 0) + 1 AS BIGINT) FROM premoves WHERE game_id = ?1 AND user_id = ?2",
+            args![game_id, user],
+        )?;
+        self.c().exec(
+            "INSERT INTO premoves (game_id, user_id, line_no, from_ply, moves, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            args![game_id, user, next, from_ply, moves.join(" "), now],
+        )?;
+        Ok(next)
+    }
+
+    /// Replaces line `line_no` with its continuation.
+    pub fn advance_premove(
+        &self,
+        game_id: i64,
+        user: i64,
+        line_no: i64,
+        from_ply: i64,
+        moves: &[String],
+    ) -> StoreResult<()> {
+        self.c().exec(
+            "UPDATE premoves SET from_ply = ?4, moves = ?5 WHERE game_id = ?1 AND user_id = ?2 AND line_no = ?3",
+            args![game_id, user, line_no, from_ply, moves.join(" ")],
+        )?;
+        Ok(())
+    }
+
+    /// Deletes one line (`Some`) or all of `user`'s lines in `game_id`;
+    /// returns how many were deleted.
+    pub fn drop_premoves(
+        &self,
+        game_id: i64,
+        user: i64,
+        line_no: Option<i64>,
+    ) -> StoreResult<usize> {
+        match line_no {
+            Some(n) => self.c().exec(
+                "DELETE FROM premoves WHERE game_id = ?1 AND user_id = ?2 AND line_no = ?3",
+                args![game_id, user, n],
+            ),
+            None => self.c().exec(
+                "DELETE FROM premoves WHERE game_id = ?1 AND user_id = ?2",
+                args![game_id, user],
+            ),
+        }
+    }
+
+    /// Deletes every premove line of game `game_id` (it ended, or a move
+    /// was taken back).
+    pub fn drop_game_premoves(&self, game_id: i64) -> StoreResult<usize> {
+        self.c()
+            .exec("DELETE FROM premoves WHERE game_id = ?1", args![game_id])
+    }
+}
