@@ -1110,6 +1110,65 @@ fn premoves_from_a_handicap_start_and_after_a_takeback(b: Backend) {
     );
 }
 
+/// Server settings: only Manage Server changes them; they apply to
+/// challenges (days, rated) and to the language of members who chose none.
+fn server_settings_apply_to_challenges_and_language(b: Backend) {
+    let c = Console::on(b);
+    let out = without_console(c.run(
+        ":guild 42\nalice server\nalice server rated=no\n:manager carol\n\
+         carol:de server rated=no days=7 language=de threads=no channel=555\n\
+         alice challenge @bob\nalice challenge @bob rated=yes\nbob challenge @alice days=1 rated=no\n\
+         alice settings language=en\nalice server\ncarol server days=4\n:guild none\nalice challenge @carol\ndave server\n",
+    ));
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(
+        t[0].starts_with("Server settings: Games start in the channel where they are accepted")
+            && t[0].contains("rated games allowed; default 3 days"),
+        "{}",
+        t[0]
+    );
+    assert!(
+        t[1].contains("Only members with the Manage Server permission"),
+        "{}",
+        t[1]
+    );
+    assert!(
+        t[2].starts_with("Servereinstellungen gespeichert.")
+            && t[2].contains("keine Threads")
+            && t[2].contains("gewertete Partien aus; Standard 7 Tage pro Zug; Sprache: Deutsch"),
+        "{}",
+        t[2]
+    );
+    // alice has no language of her own: the server's German applies.
+    assert!(
+        t[3].contains("alice fordert bob heraus")
+            && t[3].contains("7 Tage pro Zug, freundschaftlich"),
+        "{}",
+        t[3]
+    );
+    assert!(
+        t[4].contains("Auf diesem Server gibt es keine gewerteten Partien"),
+        "{}",
+        t[4]
+    );
+    assert!(t[5].contains("1 Tag pro Zug"), "{}", t[5]);
+    // Her own choice wins over the server's.
+    assert!(
+        t[7].starts_with("Server settings:") && t[7].contains("language: German"),
+        "{}",
+        t[7]
+    );
+    assert!(
+        t[8].contains("Tage pro Zug müssen 1, 2, 3, 5, 7 oder 14 sein"),
+        "{}",
+        t[8]
+    );
+    assert!(!ok(&out[8]), "{}", t[8]);
+    // Elsewhere the defaults apply again.
+    assert!(t[9].contains("3 days per move, rated"), "{}", t[9]);
+    assert!(t[10].contains("only on a server"), "{}", t[10]);
+}
+
 /// Every test above, once on SQLite and once on PostgreSQL.
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {
@@ -1131,6 +1190,7 @@ macro_rules! on_both_backends {
 }
 
 on_both_backends!(
+    server_settings_apply_to_challenges_and_language,
     vacation_pauses_deadlines_exactly_across_restarts,
     premove_lines_are_followed_then_dropped,
     premoves_from_a_handicap_start_and_after_a_takeback,

@@ -96,6 +96,7 @@ impl ChallengeArgs<'_> {
         }
         if let Some(d) = self.days {
             o.days = d;
+            o.days_given = true;
         }
         o.color = color_arg(self.color)?;
         if let Some(pos) = self.start {
@@ -107,6 +108,7 @@ impl ChallengeArgs<'_> {
         let can_be_rated =
             o.variant == Variant::Standard && o.handicap.is_none() && o.start.is_none();
         o.rated = self.rated.unwrap_or(can_be_rated);
+        o.rated_given = self.rated.is_some();
         if let Some(s) = self.stake {
             if !(0..=MAX_STAKE).contains(&s) {
                 return Err(bad("stake", &s.to_string()));

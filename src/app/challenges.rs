@@ -27,6 +27,10 @@ pub struct ChallengeOptions {
     pub rated: bool,
     /// The challenger's colour: Sente, Gote, or `None` for furigoma.
     pub color: Option<Color>,
+    /// Whether `days` was given (else the server's default applies).
+    pub days_given: bool,
+    /// Whether `rated` was given (else the server may make it unrated).
+    pub rated_given: bool,
     /// A custom start position (never rated); its board size decides the variant.
     pub start: Option<Position>,
     /// Taler each player puts in (rated games only; 0: none).
@@ -45,6 +49,8 @@ impl Default for ChallengeOptions {
             days: 3,
             rated: true,
             color: None,
+            days_given: false,
+            rated_given: false,
             start: None,
             stake: 0,
             sennichite_replay: false,
@@ -77,6 +83,7 @@ impl App {
         if let Some((_, name)) = opponent {
             check_len(name)?;
         }
+        let opts = &self.with_server_defaults(opts, place)?;
         if opponent.is_some_and(|(id, _)| id == caller.id) {
             return Err(Refusal::SelfChallenge.into());
         }
@@ -261,7 +268,11 @@ impl App {
             };
             let g = NewGame {
                 guild_id: c.data.guild_id.or(place.guild),
-                channel_id: c.data.channel_id.or(place.channel),
+                // The server's game channel, if it has one.
+                channel_id: super::server::server_of(tx, c.data.guild_id.or(place.guild))?
+                    .game_channel
+                    .or(c.data.channel_id)
+                    .or(place.channel),
                 variant: c.data.variant.clone(),
                 handicap: c.data.handicap.clone(),
                 rule: c.data.rule.clone(),

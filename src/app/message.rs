@@ -218,6 +218,21 @@ pub enum Msg {
         /// Their deadline in this game, when it is their turn.
         deadline: Option<i64>,
     },
+    /// `/server`: the server's settings (after a change, when `changed`).
+    ServerSettings {
+        /// Whether they were just changed.
+        changed: bool,
+        /// Where games start (`None`: where they are accepted).
+        channel: Option<i64>,
+        /// Threads for games.
+        threads: bool,
+        /// Rated games allowed.
+        rated: bool,
+        /// Default days per move.
+        days: i64,
+        /// Default language (`None`: each member's client).
+        language: Option<String>,
+    },
     /// `/premove`: the caller's lines in a game, in their notation.
     PremoveLines {
         /// Game.
@@ -644,6 +659,15 @@ pub enum Refusal {
     /// The caller has no such piece (or it cannot move).
     #[error("no such piece")]
     NoSuchPiece(String),
+    /// Server settings exist only on a server.
+    #[error("only on a server")]
+    OnlyOnAServer,
+    /// Changing server settings needs Manage Server.
+    #[error("needs Manage Server")]
+    NeedsManageServer,
+    /// The server allows no rated games.
+    #[error("no rated games on this server")]
+    RatedOffHere,
     /// Premoves are for games between members.
     #[error("no premoves against the computer")]
     NoPremoveAgainstComputer,

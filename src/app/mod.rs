@@ -26,6 +26,7 @@ mod premove;
 mod puzzle;
 mod replay;
 mod scheduler;
+mod server;
 mod stored;
 mod vacation;
 
@@ -43,6 +44,7 @@ pub use players::SettingsChange;
 pub use premove::{PremoveOp, MAX_LINE_MOVES};
 pub use puzzle::{day_of, PuzzleKind, PUZZLE_NODES};
 pub use scheduler::{panic_text, DueNotice, Notice};
+pub use server::{ServerChange, StartPlace};
 pub use stored::{handicap_from, handicap_name, rule_from, rule_name, variant_name};
 pub use vacation::Away;
 
@@ -142,6 +144,9 @@ pub struct Caller {
     pub name: String,
     /// The language of the caller's client (interaction locale).
     pub lang: Lang,
+    /// Whether they may change the server's settings (Discord's Manage
+    /// Server permission, as the interaction reports it).
+    pub manages_server: bool,
 }
 
 impl Caller {
@@ -152,6 +157,7 @@ impl Caller {
             id,
             name: name.to_string(),
             lang,
+            manages_server: false,
         }
     }
 

@@ -156,19 +156,7 @@ impl App {
 
     /// The language a reply to `user` should use: their setting, else `client`.
     pub fn lang_for(&self, user: i64, client: crate::lang::Lang) -> crate::lang::Lang {
-        let Ok(store) = self.store() else {
-            return client;
-        };
-        match store
-            .read(|r| r.player(user))
-            .ok()
-            .flatten()
-            .and_then(|p| p.settings.language)
-        {
-            Some(l) if l == "de" => crate::lang::Lang::De,
-            Some(l) if l == "en" => crate::lang::Lang::En,
-            _ => client,
-        }
+        self.lang_in(user, None, client)
     }
 }
 

@@ -75,6 +75,8 @@ pub fn run(args: &ConsoleArgs) -> Result<(), Box<dyn std::error::Error>> {
         clock,
         args: args.clone(),
         counter: 0,
+        guild: None,
+        managers: Vec::new(),
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -105,6 +107,10 @@ struct Console {
     clock: Arc<ManualClock>,
     args: ConsoleArgs,
     counter: u64,
+    /// The Discord server the following lines come from (`:guild N`).
+    guild: Option<i64>,
+    /// Users with Manage Server there (`:manager NAME`).
+    managers: Vec<String>,
 }
 
 impl Console {
@@ -129,9 +135,11 @@ impl Console {
         if name.is_empty() || name.chars().count() > 32 {
             return vec![self.print_refusal(name, lang, &Refusal::BadArgument("user name".into()))];
         }
-        // A language chosen in /settings wins over the client's.
-        let lang = self.app.lang_for(user_id(name), lang);
-        let caller = Caller::new(user_id(name), name, lang);
+        // A language chosen in /settings wins over the server's default,
+        // which wins over the client's.
+        let lang = self.app.lang_in(user_id(name), self.guild, lang);
+        let mut caller = Caller::new(user_id(name), name, lang);
+        caller.manages_server = self.managers.iter().any(|m| m.eq_ignore_ascii_case(name));
         let command = parts.next().unwrap_or("help").to_ascii_lowercase();
         let rest: Vec<&str> = parts.collect();
         let result = self.command(&caller, &command, &rest);
@@ -165,6 +173,33 @@ impl Console {
                 };
                 self.clock.advance(secs);
                 vec![self.print_info(&format!("clock: {}", crate::i18n::utc(self.app.now())))]
+            }
+            Some("guild") => {
+                let guild = match parts.next() {
+                    Some("none") => None,
+                    Some(n) => match n.parse() {
+                        Ok(g) => Some(g),
+                        Err(_) => {
+                            return vec![self.print_refusal(
+                                "console",
+                                Lang::En,
+                                &Refusal::BadArgument(rest.into()),
+                            )]
+                        }
+                    },
+                    None => None,
+                };
+                self.guild = guild;
+                vec![self.print_info(&format!(
+                    "server: {}",
+                    guild.map_or_else(|| "none".to_string(), |g| g.to_string())
+                ))]
+            }
+            Some("manager") => {
+                let names: Vec<String> = parts.map(str::to_string).collect();
+                let shown = names.join(", ");
+                self.managers = names;
+                vec![self.print_info(&format!("Manage Server: {shown}"))]
             }
             Some("tick") => {
                 let mut out = Vec::new();
@@ -267,7 +302,10 @@ impl Console {
     ) -> Result<Reply, AppError> {
         let kv = KeyValues::parse(args)?;
         let line: String;
-        let place = Place::default();
+        let place = Place {
+            guild: self.guild,
+            channel: None,
+        };
         let game = kv.number("game")?;
         match command {
             "help" => Ok(help(caller.lang)),
@@ -527,6 +565,33 @@ impl Console {
                 }
                 .options()?;
                 self.app.play_computer(caller, &opts, place)
+            }
+            "server" => {
+                kv.only(&["channel", "threads", "rated", "days", "language"])?;
+                kv.no_positional()?;
+                let flag = |k: &str| -> Result<Option<bool>, Refusal> {
+                    kv.get(k)
+                        .map(|v| {
+                            parse_bool(v).ok_or_else(|| Refusal::BadArgument(format!("{k}={v}")))
+                        })
+                        .transpose()
+                };
+                let channel = match kv.get("channel") {
+                    None => None,
+                    Some("none") => Some(None),
+                    Some(c) => Some(Some(
+                        c.parse()
+                            .map_err(|_| Refusal::BadArgument(format!("channel={c}")))?,
+                    )),
+                };
+                let change = crate::app::ServerChange {
+                    channel,
+                    threads: flag("threads")?,
+                    rated: flag("rated")?,
+                    days: kv.number("days")?,
+                    language: kv.get("language").map(str::to_string),
+                };
+                self.app.server_settings(caller, place, &change)
             }
             "premove" => {
                 kv.only(&["game", "clear"])?;

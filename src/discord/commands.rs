@@ -54,6 +54,87 @@ fn game_option() -> CreateCommandOption {
     .set_autocomplete(true)
 }
 
+/// A days-per-move option with the allowed values as choices.
+fn days_option(desc: Pair) -> CreateCommandOption {
+    let mut days = option(CommandOptionType::Integer, ("days", "tage"), desc);
+    for d in DAYS_PER_MOVE {
+        let n = i32::try_from(d).unwrap_or(3);
+        let (en, de) = if d == 1 {
+            ("1 day".to_string(), "1 Tag".to_string())
+        } else {
+            (format!("{d} days"), format!("{d} Tage"))
+        };
+        days = days.add_int_choice_localized(en, n, [("de", de)]);
+    }
+    days
+}
+
+/// `/server`: the server's settings, for members with Manage Server.
+fn server() -> CreateCommand {
+    command(
+        ("server", "server"),
+        (
+            "This server's settings: game channel, rated games, days per move, threads, language",
+            "Einstellungen dieses Servers: Partienkanal, Wertung, Tage pro Zug, Threads, Sprache",
+        ),
+    )
+    .default_member_permissions(serenity::all::Permissions::MANAGE_GUILD)
+    .add_option(
+        option(
+            CommandOptionType::Channel,
+            ("channel", "kanal"),
+            (
+                "The channel where games start",
+                "Der Kanal, in dem Partien beginnen",
+            ),
+        )
+        .channel_types(vec![serenity::all::ChannelType::Text]),
+    )
+    .add_option(option(
+        CommandOptionType::Boolean,
+        ("anywhere", "ueberall"),
+        (
+            "Games start where they are accepted (no game channel)",
+            "Partien beginnen, wo sie angenommen werden (kein Partienkanal)",
+        ),
+    ))
+    .add_option(option(
+        CommandOptionType::Boolean,
+        ("rated", "gewertet"),
+        (
+            "Whether rated games are allowed",
+            "Ob gewertete Partien erlaubt sind",
+        ),
+    ))
+    .add_option(days_option((
+        "Default days per move of a challenge",
+        "Standard-Tage pro Zug einer Herausforderung",
+    )))
+    .add_option(option(
+        CommandOptionType::Boolean,
+        ("threads", "threads"),
+        ("A thread for each game", "Ein Thread für jede Partie"),
+    ))
+    .add_option(choices(
+        option(
+            CommandOptionType::String,
+            ("language", "sprache"),
+            (
+                "Default language for members who did not choose one",
+                "Standardsprache für Mitglieder ohne eigene Wahl",
+            ),
+        ),
+        &[
+            ("en", ("English", "Englisch")),
+            ("de", ("German", "Deutsch")),
+            (
+                "auto",
+                ("Each member's client", "Die des Clients jedes Mitglieds"),
+            ),
+        ],
+    ))
+}
+
 fn variant_option() -> CreateCommandOption {
     choices(
         option(
@@ -124,20 +205,7 @@ fn challenge() -> CreateCommand {
             ("try", ("Try rule", "Try-Regel")),
         ],
     );
-    let mut days = option(
-        CommandOptionType::Integer,
-        ("days", "tage"),
-        ("Days per move", "Tage pro Zug"),
-    );
-    for d in DAYS_PER_MOVE {
-        let n = i32::try_from(d).unwrap_or(3);
-        let (en, de) = if d == 1 {
-            ("1 day".to_string(), "1 Tag".to_string())
-        } else {
-            (format!("{d} days"), format!("{d} Tage"))
-        };
-        days = days.add_int_choice_localized(en, n, [("de", de)]);
-    }
+    let days = days_option(("Days per move", "Tage pro Zug"));
     let rated = option(
         CommandOptionType::Boolean,
         ("rated", "gewertet"),
@@ -574,6 +642,7 @@ pub fn all() -> Vec<CreateCommand> {
                 ("taler", ("Taler", "Taler")),
             ],
         )),
+        server(),
         command(
             ("premove", "vorauszug"),
             (
@@ -641,7 +710,7 @@ mod tests {
     fn every_command_is_valid_and_localised() {
         let json = serde_json::to_value(all()).unwrap_or_default();
         let list = json.as_array().cloned().unwrap_or_default();
-        assert_eq!(list.len(), 23);
+        assert_eq!(list.len(), 24);
         for c in &list {
             let name = c["name"].as_str().unwrap_or("");
             assert!(valid_name(name), "{name}");

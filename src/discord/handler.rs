@@ -93,7 +93,12 @@ fn display_name(user: &User, nick: Option<&str>) -> String {
 
 fn caller_of(user: &User, member: Option<&Member>, locale: &str) -> Caller {
     let name = display_name(user, member.and_then(|m| m.nick.as_deref()));
-    Caller::new(id64(user.id.get()), &name, Lang::from_locale(locale))
+    let mut caller = Caller::new(id64(user.id.get()), &name, Lang::from_locale(locale));
+    // Interactions carry the member's permissions in this channel.
+    caller.manages_server = member
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.manage_guild());
+    caller
 }
 
 /// An option value of a command.
@@ -117,6 +122,7 @@ impl Opts {
                 CommandDataOptionValue::String(s) => Value::Str(s.clone()),
                 CommandDataOptionValue::Integer(i) => Value::Int(*i),
                 CommandDataOptionValue::Boolean(b) => Value::Bool(*b),
+                CommandDataOptionValue::Channel(id) => Value::Int(id64(id.get())),
                 CommandDataOptionValue::User(id) => {
                     let user = cmd.data.resolved.users.get(id);
                     let nick = cmd
@@ -264,6 +270,20 @@ fn run_command(
         "leaderboard" => {
             let by = crate::app::ranking_arg(o.str("by"))?;
             app.leaderboard(caller, place.guild, by)
+        }
+        "server" => {
+            let change = crate::app::ServerChange {
+                channel: if o.bool("anywhere") == Some(true) {
+                    Some(None)
+                } else {
+                    o.int("channel").map(Some)
+                },
+                threads: o.bool("threads"),
+                rated: o.bool("rated"),
+                days: o.int("days"),
+                language: o.str("language").map(str::to_string),
+            };
+            app.server_settings(caller, place, &change)
         }
         "premove" => {
             let op = match (o.int("clear"), o.str("line")) {
@@ -562,12 +582,13 @@ impl Bot {
                 | "learn"
                 | "vacation"
                 | "premove"
+                | "server"
         );
         let app = self.app.clone();
         let lang = caller.lang;
         let job = move || {
             let mut caller = caller;
-            caller.lang = app.lang_for(caller.id, caller.lang);
+            caller.lang = app.lang_in(caller.id, place.guild, caller.lang);
             let result = run_command(&app, &caller, &name, &opts, place, &request);
             Done::of(result, caller.lang)
         };
@@ -587,7 +608,7 @@ impl Bot {
         let lang = caller.lang;
         let job = move || {
             let mut caller = caller;
-            caller.lang = app.lang_for(caller.id, caller.lang);
+            caller.lang = app.lang_in(caller.id, place.guild, caller.lang);
             let result = app.press(&caller, &custom_id, place);
             Done::of(result, caller.lang)
         };
@@ -751,7 +772,31 @@ impl Bot {
                 .chars()
                 .take(100)
                 .collect();
-            self.open_thread(http, channel, game_id, &name, out).await;
+            // The server's settings: its game channel, threads on or off.
+            let app = self.app.clone();
+            let home = tokio::task::spawn_blocking(move || app.start_place(game_id)).await;
+            let home = match home {
+                Ok(Ok(h)) => h,
+                _ => crate::app::StartPlace {
+                    channel: None,
+                    thread: true,
+                },
+            };
+            let here = id64(channel.get());
+            let there = home
+                .channel
+                .and_then(|c| u64::try_from(c).ok())
+                .filter(|c| *c != 0)
+                .map_or(channel, ChannelId::new);
+            if home.thread {
+                self.open_thread(http, there, game_id, &name, out).await;
+            } else if id64(there.get()) != here {
+                let mut first = out.clone();
+                first.buttons.clear();
+                if let Err(e) = delivery::post(http, id64(there.get()), &first).await {
+                    tracing::warn!(game_id, error = %e, "posting in the game channel failed");
+                }
+            }
             return;
         }
         if let Msg::MovePlayed {

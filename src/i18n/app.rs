@@ -708,6 +708,24 @@ impl Localize for Msg {
             (Msg::OpponentBack { game_id, player, deadline: None }, Lang::De) => format!(
                 "Partie #{game_id}: {} ist aus dem Urlaub zurück.", name(player)
             ),
+            (Msg::ServerSettings { changed, channel, threads, rated, days, language }, Lang::En) => format!(
+                "{}Games start in {}; {}; rated games {}; default {} per move; language: {}.",
+                if *changed { "Server settings saved. " } else { "Server settings: " },
+                channel.map_or_else(|| "the channel where they are accepted".to_string(), |c| format!("<#{c}>")),
+                if *threads { "each game gets its own thread" } else { "no threads (games stay in the channel)" },
+                if *rated { "allowed" } else { "off" },
+                n_of(*days, "day", "days"),
+                match language.as_deref() { Some("de") => "German", Some("en") => "English", _ => "each member's own" },
+            ),
+            (Msg::ServerSettings { changed, channel, threads, rated, days, language }, Lang::De) => format!(
+                "{}Partien beginnen in {}; {}; gewertete Partien {}; Standard {} pro Zug; Sprache: {}.",
+                if *changed { "Servereinstellungen gespeichert. " } else { "Servereinstellungen: " },
+                channel.map_or_else(|| "dem Kanal, in dem sie angenommen werden".to_string(), |c| format!("<#{c}>")),
+                if *threads { "jede Partie bekommt einen eigenen Thread" } else { "keine Threads (Partien bleiben im Kanal)" },
+                if *rated { "erlaubt" } else { "aus" },
+                n_of(*days, "Tag", "Tage"),
+                match language.as_deref() { Some("de") => "Deutsch", Some("en") => "Englisch", _ => "die eigene jedes Mitglieds" },
+            ),
             (Msg::PremoveLines { game_id, lines }, Lang::En) if lines.is_empty() => format!(
                 "Game #{game_id}: you have no premove lines. Add one while your opponent is to move, e.g. `/premove line: 8c8d 2f2e` — if they play 8c8d, 2f2e is played for you at once."
             ),
@@ -963,8 +981,8 @@ impl Localize for Msg {
 **/einstellungen** Notation, Figurenstil, Farben, Ausrichtung des Bretts, Sprache und DMs, wenn du am Zug bist.
 **/urlaub** hält die Fristen all deiner Partien an, solange du weg bist (ein Kontingent von Tagen im Jahr).
 **/statistik** Wertung, Punkte, Taler und Bilanzen; **/rangliste** die besten Spieler hier nach Wertung, Punkten oder Talern (Spielgeld: ein gewerteter Sieg bringt 10 Punkte, der Sieger bekommt die Einsätze).".into(),
-            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], vacation [on|off], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick'.".into(),
-            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], vacation [on|off], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick'.".into(),
+            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], vacation [on|off], premove [MOVES…|clear=N|all] [game=ID], server [channel=ID|none threads=… rated=… days=N language=en|de|auto], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick', ':guild N' (the server of the following lines), ':manager NAME…' (who has Manage Server).".into(),
+            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], vacation [on|off], premove [MOVES…|clear=N|all] [game=ID], server [channel=ID|none threads=… rated=… days=N language=en|de|auto], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick', ':guild N' (der Server der folgenden Zeilen), ':manager NAME…' (wer „Server verwalten“ darf).".into(),
             (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::En) => format!(
                 "{}Puzzle {puzzle_id}: mate in {}, {} to move. Every move must give check; answer with /move.",
                 if *daily { "Daily puzzle. " } else { "" },
@@ -1116,6 +1134,12 @@ impl Localize for Refusal {
             (Refusal::NoDangerInRated, Lang::De) => "Die Gefahrenhilfe gibt es nur in Freundschaftspartien und gegen den Computer, nie in gewerteten Partien.".into(),
             (Refusal::NoSuchPiece(t), Lang::En) => format!("You have no piece at “{t}”. Name one by its square (7g) or one in hand (B*); the list shows those that can move."),
             (Refusal::NoSuchPiece(t), Lang::De) => format!("Du hast keinen Stein bei „{t}“. Nenne ihn mit seinem Feld (7g) oder aus der Hand (B*); die Liste zeigt die, die ziehen können."),
+            (Refusal::OnlyOnAServer, Lang::En) => "Server settings exist only on a server, not in direct messages.".into(),
+            (Refusal::OnlyOnAServer, Lang::De) => "Servereinstellungen gibt es nur auf einem Server, nicht in Direktnachrichten.".into(),
+            (Refusal::NeedsManageServer, Lang::En) => "Only members with the Manage Server permission can change the server settings; `/server` without options shows them.".into(),
+            (Refusal::NeedsManageServer, Lang::De) => "Nur Mitglieder mit der Berechtigung „Server verwalten“ können die Servereinstellungen ändern; `/server` ohne Optionen zeigt sie.".into(),
+            (Refusal::RatedOffHere, Lang::En) => "This server allows no rated games: challenge with rated: no.".into(),
+            (Refusal::RatedOffHere, Lang::De) => "Auf diesem Server gibt es keine gewerteten Partien: fordere mit gewertet: nein heraus.".into(),
             (Refusal::NoPremoveAgainstComputer, Lang::En) => "Premoves are for games between members; the computer answers at once anyway.".into(),
             (Refusal::NoPremoveAgainstComputer, Lang::De) => "Vorauszüge gibt es in Partien zwischen Mitgliedern; der Computer antwortet ohnehin sofort.".into(),
             (Refusal::PremoveOnYourTurn, Lang::En) => "It is your move: play it first. A premove line starts with your opponent's next move.".into(),

@@ -16,6 +16,33 @@ pub struct VacationRow {
     pub used: i64,
 }
 
+/// A server's settings (the defaults when it has no row).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerRow {
+    /// The channel where games start (their threads open there).
+    pub game_channel: Option<i64>,
+    /// Whether games get their own thread.
+    pub threads: bool,
+    /// Whether rated games are allowed.
+    pub rated: bool,
+    /// Default days per move of a challenge (`None`: the bot's default).
+    pub default_days: Option<i64>,
+    /// Default language for members who did not choose one (`en`, `de`).
+    pub language: Option<String>,
+}
+
+impl Default for ServerRow {
+    fn default() -> Self {
+        ServerRow {
+            game_channel: None,
+            threads: true,
+            rated: true,
+            default_days: None,
+            language: None,
+        }
+    }
+}
+
 /// One conditional premove line of a player in a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PremoveRow {
@@ -28,6 +55,23 @@ pub struct PremoveRow {
 }
 
 read_queries! {
+    /// A server's settings (`None`: never changed, the defaults apply).
+    pub fn server(&self, guild: i64) -> StoreResult<Option<ServerRow>> {
+        self.c().opt(
+            "SELECT game_channel, threads, rated, default_days, language FROM servers WHERE guild_id = ?1",
+            args![guild],
+            |r| {
+                Ok(ServerRow {
+                    game_channel: r.get(0)?,
+                    threads: r.get(1)?,
+                    rated: r.get(2)?,
+                    default_days: r.get(3)?,
+                    language: r.get(4)?,
+                })
+            },
+        )
+    }
+
     /// `user`'s vacation account (`None`: no such player).
     pub fn vacation(&self, user: i64) -> StoreResult<Option<VacationRow>> {
         self.c().opt(
@@ -73,6 +117,26 @@ read_queries! {
 }
 
 impl Tx<'_> {
+    /// Saves a server's settings.
+    pub fn save_server(&self, guild: i64, s: &ServerRow) -> StoreResult<()> {
+        self.c().exec(
+            "INSERT INTO servers (guild_id, game_channel, threads, rated, default_days, language)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (guild_id) DO UPDATE SET game_channel = excluded.game_channel,
+                threads = excluded.threads, rated = excluded.rated,
+                default_days = excluded.default_days, language = excluded.language",
+            args![
+                guild,
+                s.game_channel,
+                s.threads,
+                s.rated,
+                s.default_days,
+                &s.language
+            ],
+        )?;
+        Ok(())
+    }
+
     /// Starts `user`'s vacation at `now`, with the account's year and used
     /// seconds as given (a new year starts at 0). False when they are
     /// already on vacation.

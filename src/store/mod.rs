@@ -34,7 +34,7 @@ pub(crate) mod sql;
 mod sqlite;
 
 pub use backup::{backup, BackupReport};
-pub use community::{PremoveRow, VacationRow};
+pub use community::{PremoveRow, ServerRow, VacationRow};
 pub use load::SeedGame;
 pub use puzzles::{DailyRow, PuzzleRow, PuzzleSession};
 pub use rows::{
@@ -97,7 +97,7 @@ pub fn migrations() -> Migrations<'static> {
             include_str!("../../migrations/0008_points_taler_danger.sql"),
             players_still_referenced,
         ),
-        M::up(include_str!("../../migrations/0009_vacation_premoves.sql")),
+        M::up(include_str!("../../migrations/0009_community.sql")),
     ])
 }
 
@@ -577,12 +577,6 @@ read_queries! {
         self.c().opt("SELECT response FROM requests WHERE request_id = ?1", args![request_id], |r| r.get(0))
     }
 
-    /// Server settings: (game channel, threads on).
-    pub fn server(&self, guild: i64) -> StoreResult<Option<(Option<i64>, bool)>> {
-        self.c().opt("SELECT game_channel, threads FROM servers WHERE guild_id = ?1", args![guild], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
-    }
 }
 
 impl Tx<'_> {
@@ -628,16 +622,6 @@ impl Tx<'_> {
                 s.dots,
                 s.names
             ],
-        )?;
-        Ok(())
-    }
-
-    /// Saves server settings.
-    pub fn save_server(&self, guild: i64, channel: Option<i64>, threads: bool) -> StoreResult<()> {
-        self.c().exec(
-            "INSERT INTO servers (guild_id, game_channel, threads) VALUES (?1, ?2, ?3)
-             ON CONFLICT (guild_id) DO UPDATE SET game_channel = excluded.game_channel, threads = excluded.threads",
-            args![guild, channel, threads],
         )?;
         Ok(())
     }

@@ -45,7 +45,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     ),
     (
         9,
-        include_str!("../../migrations/postgres/0009_vacation_premoves.sql"),
+        include_str!("../../migrations/postgres/0009_community.sql"),
     ),
 ];
 

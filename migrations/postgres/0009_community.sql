@@ -24,3 +24,12 @@ CREATE TABLE premoves (
     created_at BIGINT NOT NULL,
     PRIMARY KEY (game_id, user_id, line_no)
 );
+
+-- Server settings, changed by members with Manage Server: beside the game
+-- channel and threads (already here), whether rated games are allowed, the
+-- default days per move of a challenge, and the default language for
+-- members who did not choose one.
+ALTER TABLE servers ADD COLUMN rated BIGINT NOT NULL DEFAULT 1 CHECK (rated IN (0, 1));
+ALTER TABLE servers ADD COLUMN default_days BIGINT
+    CHECK (default_days IS NULL OR default_days IN (1, 2, 3, 5, 7, 14));
+ALTER TABLE servers ADD COLUMN language TEXT CHECK (language IS NULL OR language IN ('en', 'de'));
