@@ -33,3 +33,16 @@ ALTER TABLE servers ADD COLUMN rated INTEGER NOT NULL DEFAULT 1 CHECK (rated IN 
 ALTER TABLE servers ADD COLUMN default_days INTEGER
     CHECK (default_days IS NULL OR default_days IN (1, 2, 3, 5, 7, 14));
 ALTER TABLE servers ADD COLUMN language TEXT CHECK (language IS NULL OR language IN ('en', 'de'));
+
+-- Following: a member gets the moves of a game, or of another member's
+-- games on the server where they followed, by direct message. Opt-in (a
+-- member follows by hand) and capped (KOMADAI_MAX_FOLLOWS per member).
+CREATE TABLE follows (
+    user_id    INTEGER NOT NULL REFERENCES players (user_id),
+    kind       TEXT    NOT NULL CHECK (kind IN ('game', 'player')),
+    target     INTEGER NOT NULL,
+    guild_id   INTEGER,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (user_id, kind, target)
+);
+CREATE INDEX follows_target ON follows (kind, target);

@@ -1169,6 +1169,87 @@ fn server_settings_apply_to_challenges_and_language(b: Backend) {
     assert!(t[10].contains("only on a server"), "{}", t[10]);
 }
 
+/// Following a game or a member: their moves come by direct message to
+/// the follower only, until they stop; `/games server` lists live games.
+fn following_games_and_members_and_the_servers_games(b: Backend) {
+    let c = Console::on(b);
+    let out = without_console(c.run(
+        ":guild 7\nalice challenge @bob rated=no color=sente\nbob accept\ncarol follow game=1\n\
+         dave:de follow @alice\ncarol follow\nalice follow game=1\ncarol follow game=1\nalice move P-7f\n:tick\n\
+         carol follow stop game=1\nbob move P-3d\n:tick\ncarol games server\ndave:de games server\n\
+         dave:de follow stop\ndave:de follow\n:guild 8\ncarol follow game=1\ncarol games server\n",
+    ));
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(
+        t[2].contains("You now follow game #1 (☗ alice vs ☖ bob)"),
+        "{}",
+        t[2]
+    );
+    assert!(
+        t[3].contains("Du folgst jetzt den Partien von alice"),
+        "{}",
+        t[3]
+    );
+    assert!(t[4].contains("You follow (1 of 20): game #1"), "{}", t[4]);
+    assert!(t[5].contains("You see your own moves anyway"), "{}", t[5]);
+    assert!(t[6].contains("You follow that already"), "{}", t[6]);
+    // The move reaches both followers privately, and nobody else.
+    let dms: Vec<(&str, &str)> = out
+        .iter()
+        .filter(|v| v["to"].as_str().is_some_and(|t| t.starts_with("dm ")))
+        .map(|v| (v["to"].as_str().unwrap_or_default(), text(v)))
+        .collect();
+    assert_eq!(dms.len(), 3, "{dms:#?}");
+    assert!(
+        dms[0]
+            .1
+            .starts_with("[followed] #1: alice played ▲７六歩 (P-7f)"),
+        "{dms:#?}"
+    );
+    let mut to: Vec<&str> = dms.iter().map(|d| d.0).collect();
+    to.sort_unstable();
+    // carol stopped before bob's move: only dave (following alice) gets it.
+    assert_eq!(to, ["dm carol", "dm dave", "dm dave"], "{dms:#?}");
+    assert!(dms.iter().all(|d| out
+        .iter()
+        .any(|v| v["to"] == d.0 && v["visibility"] == "caller")));
+    let i = t
+        .iter()
+        .position(|x| x.contains("1 follow ended"))
+        .expect("stop");
+    let games = t
+        .iter()
+        .position(|x| x.starts_with("Live games on this server (1):"))
+        .expect("games");
+    assert!(
+        games > i && t[games].contains("#1 ☗ alice vs ☖ bob — ply 2, alice to move"),
+        "{}",
+        t[games]
+    );
+    assert!(
+        t[games + 1].contains("Laufende Partien auf diesem Server (1):"),
+        "{}",
+        t[games + 1]
+    );
+    assert!(
+        t[games + 2].contains("1 Folgen beendet"),
+        "{}",
+        t[games + 2]
+    );
+    assert!(
+        t[games + 3].contains("Du folgst noch nichts"),
+        "{}",
+        t[games + 3]
+    );
+    // Another server neither sees nor follows this server's game.
+    assert!(t[games + 4].contains("another server"), "{}", t[games + 4]);
+    assert!(
+        t[games + 5].contains("No games are being played on this server"),
+        "{}",
+        t[games + 5]
+    );
+}
+
 /// Every test above, once on SQLite and once on PostgreSQL.
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {
@@ -1190,6 +1271,7 @@ macro_rules! on_both_backends {
 }
 
 on_both_backends!(
+    following_games_and_members_and_the_servers_games,
     server_settings_apply_to_challenges_and_language,
     vacation_pauses_deadlines_exactly_across_restarts,
     premove_lines_are_followed_then_dropped,

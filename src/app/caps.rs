@@ -47,6 +47,8 @@ pub struct Caps {
     /// Conditional premove lines one member may keep in one game
     /// (`KOMADAI_MAX_PREMOVE_LINES`).
     pub premove_lines: i64,
+    /// Games and members one member may follow (`KOMADAI_MAX_FOLLOWS`).
+    pub follows: i64,
 }
 
 impl Default for Caps {
@@ -74,6 +76,7 @@ impl Default for Caps {
             },
             vacation_days: 14,
             premove_lines: 10,
+            follows: 20,
         }
     }
 }
@@ -139,6 +142,7 @@ impl Caps {
         count("KOMADAI_MAX_COMPUTER_GAMES", &mut c.computer_games)?;
         count("KOMADAI_VACATION_DAYS", &mut c.vacation_days)?;
         count("KOMADAI_MAX_PREMOVE_LINES", &mut c.premove_lines)?;
+        count("KOMADAI_MAX_FOLLOWS", &mut c.follows)?;
         let rate = |name: &'static str, r: &mut Rate| -> Result<(), CapsError> {
             if let Some(s) = lookup(name) {
                 let parsed = s.trim().split_once('/').and_then(|(m, w)| {

@@ -218,6 +218,39 @@ pub enum Msg {
         /// Their deadline in this game, when it is their turn.
         deadline: Option<i64>,
     },
+    /// `/follow` without a target: what the caller follows.
+    Follows {
+        /// The follows, oldest first.
+        items: Vec<FollowItem>,
+        /// The most one may have.
+        cap: i64,
+    },
+    /// `/follow`: following started.
+    FollowStarted {
+        /// What.
+        item: FollowItem,
+    },
+    /// `/follow stop:`: this many follows ended.
+    FollowStopped {
+        /// How many.
+        count: usize,
+    },
+    /// By direct message: a move of a followed game or member.
+    FollowedMove {
+        /// Game.
+        game_id: i64,
+        /// The game's thread or channel, for a link.
+        place: Option<i64>,
+        /// The move's announcement.
+        inner: Box<Msg>,
+    },
+    /// `/games server:`: the server's live games.
+    ServerGames {
+        /// Most recently moved first.
+        games: Vec<ServerGame>,
+        /// How many more are not listed.
+        more: i64,
+    },
     /// `/server`: the server's settings (after a change, when `changed`).
     ServerSettings {
         /// Whether they were just changed.
@@ -548,6 +581,41 @@ pub struct ChallengeSummary {
     pub color: String,
 }
 
+/// Something a member follows, as messages name it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FollowItem {
+    /// A game.
+    Game {
+        /// Game.
+        game_id: i64,
+        /// Sente.
+        sente: Who,
+        /// Gote.
+        gote: Who,
+    },
+    /// A game that no longer exists.
+    GoneGame(i64),
+    /// A member's games.
+    Member(Who),
+}
+
+/// A live game of a server, for `/games server:`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerGame {
+    /// Game.
+    pub game_id: i64,
+    /// Sente.
+    pub sente: Who,
+    /// Gote.
+    pub gote: Who,
+    /// Plies played.
+    pub ply: usize,
+    /// Who is to move.
+    pub to_move: Who,
+    /// Its thread or channel.
+    pub place: Option<i64>,
+}
+
 /// Why the app refused a request. Shown only to the caller.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Refusal {
@@ -659,6 +727,15 @@ pub enum Refusal {
     /// The caller has no such piece (or it cannot move).
     #[error("no such piece")]
     NoSuchPiece(String),
+    /// One cannot follow oneself or one's own game.
+    #[error("cannot follow yourself")]
+    FollowYourself,
+    /// Already followed.
+    #[error("already following")]
+    AlreadyFollowing,
+    /// The most follows a member may have.
+    #[error("at most {0} follows")]
+    TooManyFollows(i64),
     /// Server settings exist only on a server.
     #[error("only on a server")]
     OnlyOnAServer,

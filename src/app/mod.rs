@@ -17,6 +17,7 @@ mod challenges;
 mod computer;
 mod danger;
 mod delivery;
+mod follow;
 mod learn;
 mod message;
 mod moves;
@@ -37,8 +38,12 @@ pub use args::{ranking_arg, ChallengeArgs, ComputerArgs};
 pub use caps::{Caps, CapsError, Rate};
 pub use challenges::{ChallengeOptions, DAYS_PER_MOVE, MAX_STAKE, POINTS_PER_GAME, START_TALER};
 pub use computer::{computer_id, computer_who, level_from, level_of, ComputerOptions, LADDER};
+pub use follow::{MAX_FOLLOWER_DMS, SERVER_GAMES_SHOWN};
 pub use learn::{Lesson, LESSONS};
-pub use message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Swing, Who};
+pub use message::{
+    ChallengeSummary, Ending, FollowItem, GameLine, Msg, Refusal, ServerGame, StartProblem, Swing,
+    Who,
+};
 pub use play::{stored_outcome, ANNOUNCE_GRACE};
 pub use players::SettingsChange;
 pub use premove::{PremoveOp, MAX_LINE_MOVES};

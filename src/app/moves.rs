@@ -201,6 +201,7 @@ impl App {
         // The announcement in the game's place, delivered by the outbox
         // unless the front end posts this reply and acknowledges it.
         let announcement = queue_played(tx, l.row.id, ply, now)?;
+        Self::tell_followers(tx, &l.row, ply, now)?;
         let msg = Msg::MovePlayed {
             game_id: l.row.id,
             mover: mover.clone(),

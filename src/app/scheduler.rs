@@ -97,6 +97,20 @@ pub enum Notice {
         #[serde(rename = "game_id")]
         game_id: i64,
     },
+    /// Ply `ply` of game `game_id` was played; tell `user`, who follows the
+    /// game or one of its players, by direct message.
+    #[serde(rename = "Followed")]
+    Followed {
+        /// Game.
+        #[serde(rename = "game_id")]
+        game_id: i64,
+        /// The ply that was played.
+        #[serde(rename = "ply")]
+        ply: i64,
+        /// The follower.
+        #[serde(rename = "user")]
+        user: i64,
+    },
     /// A player of game `game_id` went on vacation or came back; tell the
     /// opponent in the game's place.
     #[serde(rename = "Vacation")]
@@ -479,6 +493,29 @@ impl App {
                 r.notify = vec![human];
                 (r, game_places(&row), dm_to(tx, human)?)
             }
+            Notice::Followed { game_id, ply, user } => {
+                let Some(row) = tx.game(game_id)? else {
+                    return Ok(None);
+                };
+                // Unfollowed meanwhile: nothing to say.
+                if !tx
+                    .followers_of(&row, super::MAX_FOLLOWER_DMS)?
+                    .contains(&user)
+                {
+                    return Ok(None);
+                }
+                let Some(played) = Self::played_reply(tx, game_id, ply)? else {
+                    return Ok(None);
+                };
+                let msg = Msg::FollowedMove {
+                    game_id,
+                    place: row.thread_id.or(row.channel_id),
+                    inner: Box::new(played.msg),
+                };
+                let mut r = Reply::private(msg, lang_of_in(tx, user, row.guild_id)?);
+                r.board = played.board;
+                (r, Vec::new(), Some(user))
+            }
             Notice::Vacation {
                 game_id,
                 player,
@@ -504,7 +541,7 @@ impl App {
                         deadline: row.deadline.filter(|_| to_move_of(&row) == player),
                     },
                 };
-                let mut r = Reply::public(msg, lang_of(tx, opponent)?);
+                let mut r = Reply::public(msg, lang_of_in(tx, opponent, row.guild_id)?);
                 r.notify = vec![opponent];
                 (r, game_places(&row), dm_to(tx, opponent)?)
             }
@@ -701,6 +738,20 @@ fn dm_to(tx: &Reader<'_>, user: i64) -> StoreResult<Option<i64>> {
         .map(|p| p.user_id))
 }
 
+/// `user`'s language on `guild`: their setting, else the server's default,
+/// else English.
+fn lang_of_in(tx: &Reader<'_>, user: i64, guild: Option<i64>) -> StoreResult<Lang> {
+    if tx.player(user)?.and_then(|p| p.settings.language).is_some() {
+        return lang_of(tx, user);
+    }
+    Ok(
+        match super::server::server_of(tx, guild)?.language.as_deref() {
+            Some("de") => Lang::De,
+            _ => Lang::En,
+        },
+    )
+}
+
 pub(super) fn lang_of(tx: &Reader<'_>, user: i64) -> StoreResult<Lang> {
     Ok(
         match tx
@@ -730,6 +781,8 @@ pub(super) fn notice_places(tx: &Reader<'_>, notice: &Notice) -> StoreResult<Vec
             .game(*game_id)?
             .map(|g| game_places(&g))
             .unwrap_or_default(),
+        // A direct message only.
+        Notice::Followed { .. } => Vec::new(),
         Notice::ChallengeExpired { challenge_id, .. } => tx
             .challenge(*challenge_id)?
             .and_then(|c| c.data.channel_id)
@@ -768,6 +821,11 @@ mod tests {
                 player: 15,
                 away: super::super::vacation::Away::Off,
             },
+            Notice::Followed {
+                game_id: 17,
+                ply: 18,
+                user: 19,
+            },
         ]
     }
 
@@ -783,6 +841,7 @@ mod tests {
             r#"{"Ended":{"game_id":11}}"#,
             r#"{"Vacation":{"game_id":16,"player":12,"away":{"on":{"until":13}}}}"#,
             r#"{"Vacation":{"game_id":14,"player":15,"away":"off"}}"#,
+            r#"{"Followed":{"game_id":17,"ply":18,"user":19}}"#,
         ];
         let all = every_notice();
         assert_eq!(all.len(), stored.len());
@@ -795,7 +854,8 @@ mod tests {
                 | Notice::Played { .. }
                 | Notice::Ended { .. }
                 | Notice::Abandoned { .. }
-                | Notice::Vacation { .. } => {}
+                | Notice::Vacation { .. }
+                | Notice::Followed { .. } => {}
             }
             assert_eq!(to_json(&n).unwrap(), json);
             assert_eq!(serde_json::from_str::<Notice>(json).unwrap(), n);

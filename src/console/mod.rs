@@ -213,8 +213,15 @@ impl Console {
                 }
                 match self.app.pending_notices() {
                     Ok(list) => {
-                        for (id, _, reply) in list {
-                            out.push(self.print_reply("notice", &reply));
+                        for (id, notice, reply) in list {
+                            // A follower's move comes by direct message only.
+                            let to = match notice {
+                                crate::app::Notice::Followed { user, .. } => {
+                                    format!("dm {}", self.name_of(user))
+                                }
+                                _ => "notice".to_string(),
+                            };
+                            out.push(self.print_reply(&to, &reply));
                             if let Err(e) = self.app.ack_notice(id) {
                                 out.push(self.print_internal("console", &e.to_string()));
                             }
@@ -442,8 +449,24 @@ impl Console {
             }
             "games" => {
                 kv.only(&[])?;
-                kv.no_positional()?;
-                self.app.games(caller)
+                match kv.positional.first().copied() {
+                    None => self.app.games(caller),
+                    Some("server") => self.app.server_games(caller, place),
+                    Some(other) => Err(Refusal::BadArgument(other.into()).into()),
+                }
+            }
+            "follow" => {
+                kv.only(&["game"])?;
+                let member = kv.mention();
+                let stop = kv.positional.iter().any(|p| *p == "stop");
+                let m = member.map(|n| (user_id(&n), n));
+                self.app.follow(
+                    caller,
+                    game,
+                    m.as_ref().map(|(id, n)| (*id, n.as_str())),
+                    stop,
+                    place,
+                )
             }
             "resign" | "abort" | "declare" | "count" => {
                 kv.only(&["game"])?;

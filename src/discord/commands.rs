@@ -582,7 +582,40 @@ pub fn all() -> Vec<CreateCommand> {
                 "Your running games, whose turn and deadlines",
                 "Deine laufenden Partien, wer am Zug ist, Fristen",
             ),
-        ),
+        )
+        .add_option(option(
+            CommandOptionType::Boolean,
+            ("server", "server"),
+            (
+                "All live games of this server, with links to their threads",
+                "Alle laufenden Partien dieses Servers, mit Links zu ihren Threads",
+            ),
+        )),
+        command(
+            ("follow", "folgen"),
+            (
+                "Get a game's or a member's moves by direct message (without options: what you follow)",
+                "Züge einer Partie oder eines Mitglieds als Direktnachricht (ohne Optionen: wem du folgst)",
+            ),
+        )
+        .add_option(option(
+            CommandOptionType::Integer,
+            ("game", "partie"),
+            ("The game's number (#12)", "Die Nummer der Partie (#12)"),
+        ))
+        .add_option(option(
+            CommandOptionType::User,
+            ("member", "mitglied"),
+            ("Whose games", "Wessen Partien"),
+        ))
+        .add_option(option(
+            CommandOptionType::Boolean,
+            ("stop", "stopp"),
+            (
+                "Stop following it (without game or member: everything)",
+                "Nicht mehr folgen (ohne Partie oder Mitglied: allem)",
+            ),
+        )),
         game_command(
             ("resign", "aufgeben"),
             ("Resign the game", "Gib die Partie auf"),
@@ -710,7 +743,7 @@ mod tests {
     fn every_command_is_valid_and_localised() {
         let json = serde_json::to_value(all()).unwrap_or_default();
         let list = json.as_array().cloned().unwrap_or_default();
-        assert_eq!(list.len(), 24);
+        assert_eq!(list.len(), 25);
         for c in &list {
             let name = c["name"].as_str().unwrap_or("");
             assert!(valid_name(name), "{name}");

@@ -205,7 +205,15 @@ fn run_command(
             app.move_command(caller, game, text, place, Some(request))
         }
         "board" => app.board(caller, game, place),
+        "games" if o.bool("server") == Some(true) => app.server_games(caller, place),
         "games" => app.games(caller),
+        "follow" => app.follow(
+            caller,
+            game,
+            o.user("member"),
+            o.bool("stop") == Some(true),
+            place,
+        ),
         "resign" => app.game_action(caller, game, Action::Resign, place),
         "abort" => app.game_action(caller, game, Action::Abort, place),
         "declare" => app.game_action(caller, game, Action::Declare, place),
@@ -583,6 +591,7 @@ impl Bot {
                 | "vacation"
                 | "premove"
                 | "server"
+                | "follow"
         );
         let app = self.app.clone();
         let lang = caller.lang;

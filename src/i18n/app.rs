@@ -286,6 +286,37 @@ fn days_span(secs: i64, lang: Lang) -> String {
     }
 }
 
+/// Something followed, as a sentence names it.
+fn follow_item(i: &crate::app::FollowItem, lang: Lang) -> String {
+    use crate::app::FollowItem;
+    match (i, lang) {
+        (
+            FollowItem::Game {
+                game_id,
+                sente,
+                gote,
+            },
+            Lang::En,
+        ) => format!("game #{game_id} (☗ {} vs ☖ {})", name(sente), name(gote)),
+        (
+            FollowItem::Game {
+                game_id,
+                sente,
+                gote,
+            },
+            Lang::De,
+        ) => format!(
+            "der Partie #{game_id} (☗ {} gegen ☖ {})",
+            name(sente),
+            name(gote)
+        ),
+        (FollowItem::GoneGame(id), Lang::En) => format!("game #{id} (gone)"),
+        (FollowItem::GoneGame(id), Lang::De) => format!("der Partie #{id} (gelöscht)"),
+        (FollowItem::Member(w), Lang::En) => format!("{}'s games", name(w)),
+        (FollowItem::Member(w), Lang::De) => format!("den Partien von {}", name(w)),
+    }
+}
+
 /// One premove line: "2. if 8c8d → 2f2e, then if 8d8e → 2e2d".
 fn premove_line((n, moves): &(i64, Vec<String>), lang: Lang) -> String {
     let pairs: Vec<String> = moves
@@ -708,6 +739,64 @@ impl Localize for Msg {
             (Msg::OpponentBack { game_id, player, deadline: None }, Lang::De) => format!(
                 "Partie #{game_id}: {} ist aus dem Urlaub zurück.", name(player)
             ),
+            (Msg::Follows { items, cap }, Lang::En) if items.is_empty() => format!(
+                "You follow nothing yet. `/follow game:` or `/follow member:` sends their moves to you by direct message (up to {cap})."
+            ),
+            (Msg::Follows { items, cap }, Lang::De) if items.is_empty() => format!(
+                "Du folgst noch nichts. `/folgen partie:` oder `/folgen mitglied:` schickt dir ihre Züge als Direktnachricht (bis zu {cap})."
+            ),
+            (Msg::Follows { items, cap }, Lang::En) => format!(
+                "You follow ({} of {cap}): {}. `/follow stop: True` ends one or all.",
+                items.len(), items.iter().map(|i| follow_item(i, lang)).collect::<Vec<_>>().join("; ")
+            ),
+            (Msg::Follows { items, cap }, Lang::De) => format!(
+                "Du folgst ({} von {cap}): {}. `/folgen stopp: True` beendet eines oder alle.",
+                items.len(), items.iter().map(|i| follow_item(i, lang)).collect::<Vec<_>>().join("; ")
+            ),
+            (Msg::FollowStarted { item }, Lang::En) => format!(
+                "You now follow {}: every move comes to you by direct message.", follow_item(item, lang)
+            ),
+            (Msg::FollowStarted { item }, Lang::De) => format!(
+                "Du folgst jetzt {}: jeder Zug kommt als Direktnachricht zu dir.", follow_item(item, lang)
+            ),
+            (Msg::FollowStopped { count }, Lang::En) => format!("{} ended.", n_of(*count as i64, "follow", "follows")),
+            (Msg::FollowStopped { count }, Lang::De) => format!("{} beendet.", n_of(*count as i64, "Folgen", "Folgen")),
+            (Msg::FollowedMove { inner, place, .. }, Lang::En) => format!(
+                "[followed] {}{}", inner.localize(lang), place.map_or_else(String::new, |p| format!("\n<#{p}>"))
+            ),
+            (Msg::FollowedMove { inner, place, .. }, Lang::De) => format!(
+                "[gefolgt] {}{}", inner.localize(lang), place.map_or_else(String::new, |p| format!("\n<#{p}>"))
+            ),
+            (Msg::ServerGames { games, .. }, Lang::En) if games.is_empty() => "No games are being played on this server right now. `/challenge` someone!".into(),
+            (Msg::ServerGames { games, .. }, Lang::De) if games.is_empty() => "Auf diesem Server läuft gerade keine Partie. `/herausfordern` jemanden!".into(),
+            (Msg::ServerGames { games, more }, Lang::En) => {
+                let mut s = format!("Live games on this server ({}):", games.len() as i64 + more);
+                for g in games {
+                    s.push_str(&format!(
+                        "\n#{} ☗ {} vs ☖ {} — ply {}, {} to move{}",
+                        g.game_id, name(&g.sente), name(&g.gote), g.ply, name(&g.to_move),
+                        g.place.map_or_else(String::new, |p| format!(" · <#{p}>"))
+                    ));
+                }
+                if *more > 0 {
+                    s.push_str(&format!("\n…and {more} more."));
+                }
+                s
+            }
+            (Msg::ServerGames { games, more }, Lang::De) => {
+                let mut s = format!("Laufende Partien auf diesem Server ({}):", games.len() as i64 + more);
+                for g in games {
+                    s.push_str(&format!(
+                        "\n#{} ☗ {} gegen ☖ {} — Halbzug {}, {} am Zug{}",
+                        g.game_id, name(&g.sente), name(&g.gote), g.ply, name(&g.to_move),
+                        g.place.map_or_else(String::new, |p| format!(" · <#{p}>"))
+                    ));
+                }
+                if *more > 0 {
+                    s.push_str(&format!("\n…und {more} weitere."));
+                }
+                s
+            }
             (Msg::ServerSettings { changed, channel, threads, rated, days, language }, Lang::En) => format!(
                 "{}Games start in {}; {}; rated games {}; default {} per move; language: {}.",
                 if *changed { "Server settings saved. " } else { "Server settings: " },
@@ -981,8 +1070,8 @@ impl Localize for Msg {
 **/einstellungen** Notation, Figurenstil, Farben, Ausrichtung des Bretts, Sprache und DMs, wenn du am Zug bist.
 **/urlaub** hält die Fristen all deiner Partien an, solange du weg bist (ein Kontingent von Tagen im Jahr).
 **/statistik** Wertung, Punkte, Taler und Bilanzen; **/rangliste** die besten Spieler hier nach Wertung, Punkten oder Talern (Spielgeld: ein gewerteter Sieg bringt 10 Punkte, der Sieger bekommt die Einsätze).".into(),
-            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], vacation [on|off], premove [MOVES…|clear=N|all] [game=ID], server [channel=ID|none threads=… rated=… days=N language=en|de|auto], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick', ':guild N' (the server of the following lines), ':manager NAME…' (who has Manage Server).".into(),
-            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], vacation [on|off], premove [MOVES…|clear=N|all] [game=ID], server [channel=ID|none threads=… rated=… days=N language=en|de|auto], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick', ':guild N' (der Server der folgenden Zeilen), ':manager NAME…' (wer „Server verwalten“ darf).".into(),
+            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], follow [game=ID|@user] [stop], games [server], vacation [on|off], premove [MOVES…|clear=N|all] [game=ID], server [channel=ID|none threads=… rated=… days=N language=en|de|auto], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick', ':guild N' (the server of the following lines), ':manager NAME…' (who has Manage Server).".into(),
+            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], follow [game=ID|@user] [stop], games [server], vacation [on|off], premove [MOVES…|clear=N|all] [game=ID], server [channel=ID|none threads=… rated=… days=N language=en|de|auto], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick', ':guild N' (der Server der folgenden Zeilen), ':manager NAME…' (wer „Server verwalten“ darf).".into(),
             (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::En) => format!(
                 "{}Puzzle {puzzle_id}: mate in {}, {} to move. Every move must give check; answer with /move.",
                 if *daily { "Daily puzzle. " } else { "" },
@@ -1134,6 +1223,12 @@ impl Localize for Refusal {
             (Refusal::NoDangerInRated, Lang::De) => "Die Gefahrenhilfe gibt es nur in Freundschaftspartien und gegen den Computer, nie in gewerteten Partien.".into(),
             (Refusal::NoSuchPiece(t), Lang::En) => format!("You have no piece at “{t}”. Name one by its square (7g) or one in hand (B*); the list shows those that can move."),
             (Refusal::NoSuchPiece(t), Lang::De) => format!("Du hast keinen Stein bei „{t}“. Nenne ihn mit seinem Feld (7g) oder aus der Hand (B*); die Liste zeigt die, die ziehen können."),
+            (Refusal::FollowYourself, Lang::En) => "You see your own moves anyway: follow someone else, or a game you do not play in.".into(),
+            (Refusal::FollowYourself, Lang::De) => "Deine eigenen Züge siehst du ohnehin: folge jemand anderem oder einer Partie, in der du nicht spielst.".into(),
+            (Refusal::AlreadyFollowing, Lang::En) => "You follow that already.".into(),
+            (Refusal::AlreadyFollowing, Lang::De) => "Dem folgst du schon.".into(),
+            (Refusal::TooManyFollows(n), Lang::En) => format!("You follow {n} already, the most allowed. End one first (`/follow stop: True`)."),
+            (Refusal::TooManyFollows(n), Lang::De) => format!("Du folgst schon {n}, mehr geht nicht. Beende erst eines (`/folgen stopp: True`)."),
             (Refusal::OnlyOnAServer, Lang::En) => "Server settings exist only on a server, not in direct messages.".into(),
             (Refusal::OnlyOnAServer, Lang::De) => "Servereinstellungen gibt es nur auf einem Server, nicht in Direktnachrichten.".into(),
             (Refusal::NeedsManageServer, Lang::En) => "Only members with the Manage Server permission can change the server settings; `/server` without options shows them.".into(),

@@ -3,7 +3,7 @@
 
 use super::sql::args;
 
-use super::{Reader, StoreResult, Tx};
+use super::{GameRow, Reader, StoreResult, Tx};
 
 /// A player's vacation account.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -39,6 +39,30 @@ impl Default for ServerRow {
             rated: true,
             default_days: None,
             language: None,
+        }
+    }
+}
+
+/// What a member follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Followed {
+    /// A game, by id.
+    Game(i64),
+    /// A member's games (on the server where they followed), by user id.
+    Player(i64),
+}
+
+impl Followed {
+    fn kind(self) -> &'static str {
+        match self {
+            Followed::Game(_) => "game",
+            Followed::Player(_) => "player",
+        }
+    }
+
+    fn target(self) -> i64 {
+        match self {
+            Followed::Game(id) | Followed::Player(id) => id,
         }
     }
 }
@@ -97,6 +121,66 @@ read_queries! {
             .c()
             .opt("SELECT paused_left FROM games WHERE id = ?1", args![game_id], |r| r.get::<Option<i64>>(0))?
             .flatten())
+    }
+
+    /// What `user` follows, oldest first.
+    pub fn follows_of(&self, user: i64) -> StoreResult<Vec<Followed>> {
+        self.c().all(
+            "SELECT kind, target FROM follows WHERE user_id = ?1 ORDER BY created_at, kind, target",
+            args![user],
+            |r| {
+                let kind: String = r.get(0)?;
+                let target: i64 = r.get(1)?;
+                Ok(if kind == "game" { Followed::Game(target) } else { Followed::Player(target) })
+            },
+        )
+    }
+
+    /// Whether `user` follows `what`.
+    pub fn follows(&self, user: i64, what: Followed) -> StoreResult<bool> {
+        Ok(self
+            .c()
+            .opt(
+                "SELECT 1 FROM follows WHERE user_id = ?1 AND kind = ?2 AND target = ?3",
+                args![user, what.kind(), what.target()],
+                |r| r.get::<i64>(0),
+            )?
+            .is_some())
+    }
+
+    /// Who follows game `game` or one of its players (a player followed on
+    /// the game's server), except the players themselves; oldest follow
+    /// first, at most `limit`.
+    pub fn followers_of(&self, game: &GameRow, limit: i64) -> StoreResult<Vec<i64>> {
+        self.c().all(
+            "SELECT user_id FROM follows
+             WHERE ((kind = 'game' AND target = ?1)
+                OR (kind = 'player' AND target IN (?2, ?3) AND (guild_id IS NULL OR guild_id = ?4)))
+               AND user_id NOT IN (?2, ?3)
+             GROUP BY user_id ORDER BY MIN(created_at), user_id LIMIT ?5",
+            args![game.id, game.sente, game.gote, game.guild_id, limit],
+            |r| r.get(0),
+        )
+    }
+
+    /// The live games of a server, most recently moved first, at most `limit`.
+    pub fn live_games_in(&self, guild: i64, limit: i64) -> StoreResult<Vec<GameRow>> {
+        self.c().all(
+            &format!(
+                "SELECT {} FROM games WHERE status = 'active' AND guild_id = ?1 ORDER BY updated_at DESC, id DESC LIMIT ?2",
+                GameRow::COLUMNS
+            ),
+            args![guild, limit],
+            GameRow::from_row,
+        )
+    }
+
+    /// How many games are live on a server.
+    pub fn live_game_count(&self, guild: i64) -> StoreResult<i64> {
+        self.c().value(
+            "SELECT CAST(COUNT(*) AS BIGINT) FROM games WHERE status = 'active' AND guild_id = ?1",
+            args![guild],
+        )
     }
 
     /// `user`'s premove lines in game `game_id`, by number.
@@ -199,6 +283,35 @@ impl Tx<'_> {
             args![game_id],
         )?;
         Ok(())
+    }
+
+    /// `user` follows `what` (from `guild`); false when they already did.
+    pub fn follow(
+        &self,
+        user: i64,
+        what: Followed,
+        guild: Option<i64>,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let n = self.c().exec(
+            "INSERT INTO follows (user_id, kind, target, guild_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (user_id, kind, target) DO NOTHING",
+            args![user, what.kind(), what.target(), guild, now],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// `user` stops following `what` (`None`: everything); how many follows ended.
+    pub fn unfollow(&self, user: i64, what: Option<Followed>) -> StoreResult<usize> {
+        match what {
+            Some(w) => self.c().exec(
+                "DELETE FROM follows WHERE user_id = ?1 AND kind = ?2 AND target = ?3",
+                args![user, w.kind(), w.target()],
+            ),
+            None => self
+                .c()
+                .exec("DELETE FROM follows WHERE user_id = ?1", args![user]),
+        }
     }
 
     /// Adds a premove line for `user` in `game_id`; returns its number.
