@@ -1250,6 +1250,68 @@ fn following_games_and_members_and_the_servers_games(b: Backend) {
     );
 }
 
+/// `/privacy` says what is stored; erasing waits for running games, then
+/// replaces the name in finished games and deletes the rest.
+fn privacy_report_and_erasure(b: Backend) {
+    let c = Console::on(b);
+    let alice = komadai::console::user_id("alice");
+    let out = c.run(&format!(
+        "dave privacy\nalice challenge @bob rated=no color=sente\nbob accept\ncarol follow @alice\nalice follow @carol\n\
+         alice settings dms=yes\nalice move P-7f\nbob move P-3d\nalice privacy\nalice press erase-yes:{alice}\n\
+         bob press erase-yes:{alice}\nalice resign\nalice press resign-yes:1\nalice:de privacy\n\
+         alice:de press erase-yes:{alice}\nbob replay game=1\ncarol follow\nbob leaderboard\n"
+    ));
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(t[0].contains("stores nothing about you"), "{}", t[0]);
+    assert!(
+        t[8].contains("1 game (1 going)")
+            && t[8].contains("1 follow")
+            && t[8].contains("Erase my data"),
+        "{}",
+        t[8]
+    );
+    assert_eq!(out[8]["buttons"][0], format!("erase-yes:{alice}"));
+    assert_eq!(out[8]["visibility"], "caller");
+    assert!(
+        t[9].contains("You still play 1 game: finish or resign it first"),
+        "{}",
+        t[9]
+    );
+    assert!(t[10].contains("someone else's"), "{}", t[10]);
+    assert!(t[13].contains("1 Partie (0 laufend)"), "{}", t[13]);
+    assert!(
+        t[14].starts_with("Erledigt")
+            && t[14].contains("Deine 1 Partie zeigt jetzt „former member“"),
+        "{}",
+        t[14]
+    );
+    // The opponent's record keeps the game, with the new name in it.
+    let store = komadai::store::Store::open(std::path::Path::new(&c.db)).expect("store");
+    let name = store
+        .read(|r| r.player(alice))
+        .expect("read")
+        .map(|p| p.display_name);
+    assert_eq!(name.as_deref(), Some("former member"));
+    let game = store
+        .read(|r| r.game(1))
+        .expect("read")
+        .expect("the game stays");
+    assert_eq!((game.sente, game.status.as_str()), (alice, "finished"));
+    assert!(t[16].contains("You follow nothing yet"), "{}", t[16]);
+    // A new look finds only a new member's defaults.
+    let out = c.run("alice privacy\nalice stats\n");
+    assert!(
+        text(&out[0]).contains("1 game (0 going), 0 rating changes, 0 open challenges, 0 follows"),
+        "{}",
+        text(&out[0])
+    );
+    assert!(
+        text(&out[1]).contains("rating 1500 (0 rated games), 0 points, 1000 Taler"),
+        "{}",
+        text(&out[1])
+    );
+}
+
 /// Every test above, once on SQLite and once on PostgreSQL.
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {
@@ -1271,6 +1333,7 @@ macro_rules! on_both_backends {
 }
 
 on_both_backends!(
+    privacy_report_and_erasure,
     following_games_and_members_and_the_servers_games,
     server_settings_apply_to_challenges_and_language,
     vacation_pauses_deadlines_exactly_across_restarts,

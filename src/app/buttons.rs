@@ -23,6 +23,7 @@ impl App {
                 self.game_action(caller, Some(id), Action::ResignConfirmed, place)
             }
             ButtonAction::ResignNo => self.resign_cancelled(caller, id, place),
+            ButtonAction::EraseYes => self.erase(caller, id),
             ButtonAction::ReplayFirst
             | ButtonAction::ReplayBack
             | ButtonAction::ReplayNext

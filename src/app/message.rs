@@ -218,6 +218,18 @@ pub enum Msg {
         /// Their deadline in this game, when it is their turn.
         deadline: Option<i64>,
     },
+    /// `/privacy`: what is stored about the caller.
+    Privacy {
+        /// Whether there is a player row at all.
+        stored: bool,
+        /// The counts.
+        about: crate::store::StoredAbout,
+    },
+    /// The caller's data was erased; `games` games keep them as "former member".
+    Erased {
+        /// Games kept.
+        games: i64,
+    },
     /// `/follow` without a target: what the caller follows.
     Follows {
         /// The follows, oldest first.
@@ -727,6 +739,12 @@ pub enum Refusal {
     /// The caller has no such piece (or it cannot move).
     #[error("no such piece")]
     NoSuchPiece(String),
+    /// A button meant for someone else.
+    #[error("not your button")]
+    NotYourButton,
+    /// Erasure waits until the member's games are over.
+    #[error("{0} games still going")]
+    EraseWithActiveGames(i64),
     /// One cannot follow oneself or one's own game.
     #[error("cannot follow yourself")]
     FollowYourself,

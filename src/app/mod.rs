@@ -24,6 +24,7 @@ mod moves;
 mod play;
 mod players;
 mod premove;
+mod privacy;
 mod puzzle;
 mod replay;
 mod scheduler;
@@ -237,6 +238,8 @@ pub enum ButtonAction {
     ReplayNext,
     /// Replay: to the last position.
     ReplayLast,
+    /// Erase the caller's data (`/privacy`), after the question.
+    EraseYes,
 }
 
 impl ButtonAction {
@@ -258,6 +261,7 @@ impl ButtonAction {
             ButtonAction::ReplayBack => "replay-back",
             ButtonAction::ReplayNext => "replay-next",
             ButtonAction::ReplayLast => "replay-last",
+            ButtonAction::EraseYes => "erase-yes",
         }
     }
 
@@ -273,7 +277,7 @@ impl ButtonAction {
         )
     }
 
-    const ALL: [ButtonAction; 14] = [
+    const ALL: [ButtonAction; 15] = [
         ButtonAction::Accept,
         ButtonAction::Decline,
         ButtonAction::Cancel,
@@ -288,6 +292,7 @@ impl ButtonAction {
         ButtonAction::ReplayBack,
         ButtonAction::ReplayNext,
         ButtonAction::ReplayLast,
+        ButtonAction::EraseYes,
     ];
 
     /// A button for `id`.

@@ -589,6 +589,11 @@ impl Console {
                 .options()?;
                 self.app.play_computer(caller, &opts, place)
             }
+            "privacy" => {
+                kv.only(&[])?;
+                kv.no_positional()?;
+                self.app.privacy(caller)
+            }
             "server" => {
                 kv.only(&["channel", "threads", "rated", "days", "language"])?;
                 kv.no_positional()?;

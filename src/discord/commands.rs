@@ -677,6 +677,13 @@ pub fn all() -> Vec<CreateCommand> {
         )),
         server(),
         command(
+            ("privacy", "datenschutz"),
+            (
+                "What komadai stores about you, and erasing it",
+                "Was komadai über dich speichert, und es löschen",
+            ),
+        ),
+        command(
             ("premove", "vorauszug"),
             (
                 "Privately: answers prepared for your opponent's next moves",
@@ -743,7 +750,7 @@ mod tests {
     fn every_command_is_valid_and_localised() {
         let json = serde_json::to_value(all()).unwrap_or_default();
         let list = json.as_array().cloned().unwrap_or_default();
-        assert_eq!(list.len(), 25);
+        assert_eq!(list.len(), 26);
         for c in &list {
             let name = c["name"].as_str().unwrap_or("");
             assert!(valid_name(name), "{name}");

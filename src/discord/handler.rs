@@ -302,6 +302,7 @@ fn run_command(
             };
             app.premove(caller, game, op, place)
         }
+        "privacy" => app.privacy(caller),
         "vacation" => app.vacation(caller, o.str("state").map(|s| s == "on")),
         "help" => Ok(app.slash_help(caller)),
         other => Err(Refusal::UnknownCommand(other.chars().take(40).collect()).into()),
@@ -592,6 +593,7 @@ impl Bot {
                 | "premove"
                 | "server"
                 | "follow"
+                | "privacy"
         );
         let app = self.app.clone();
         let lang = caller.lang;

@@ -91,9 +91,10 @@ impl Outgoing {
                     ButtonAction::Accept | ButtonAction::TakebackYes | ButtonAction::CountYes => {
                         ButtonStyle::Success
                     }
-                    ButtonAction::Decline | ButtonAction::TakebackNo | ButtonAction::ResignYes => {
-                        ButtonStyle::Danger
-                    }
+                    ButtonAction::Decline
+                    | ButtonAction::TakebackNo
+                    | ButtonAction::ResignYes
+                    | ButtonAction::EraseYes => ButtonStyle::Danger,
                     ButtonAction::Declare | ButtonAction::Rematch => ButtonStyle::Primary,
                     ButtonAction::Cancel
                     | ButtonAction::ResignNo

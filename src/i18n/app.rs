@@ -739,6 +739,38 @@ impl Localize for Msg {
             (Msg::OpponentBack { game_id, player, deadline: None }, Lang::De) => format!(
                 "Partie #{game_id}: {} ist aus dem Urlaub zurück.", name(player)
             ),
+            (Msg::Privacy { stored: false, .. }, Lang::En) => "komadai stores nothing about you: you have not used it yet.".into(),
+            (Msg::Privacy { stored: false, .. }, Lang::De) => "komadai speichert nichts über dich: du hast es noch nicht benutzt.".into(),
+            (Msg::Privacy { stored: true, about: a }, Lang::En) => format!(
+                "What komadai stores about you: your Discord user id and display name; your settings (notation, pieces, colours, orientation, language, DMs, danger help); rating, points, Taler and vacation days; {} ({} going), {}, {}, {}, {}, {}{}. No message texts, no e-mail, nothing from other servers' channels.\n\
+                 **Erase my data** deletes all of it and puts \"former member\" in place of your name in your finished games; the games themselves stay, so your opponents' records are intact. Finish or resign your running games first.",
+                n_of(a.games, "game", "games"), a.active_games,
+                n_of(a.rating_changes, "rating change", "rating changes"),
+                n_of(a.open_challenges, "open challenge", "open challenges"),
+                n_of(a.follows, "follow", "follows"),
+                n_of(a.premove_lines, "premove line", "premove lines"),
+                n_of(a.puzzle_records, "puzzle record", "puzzle records"),
+                if a.lesson { ", your lesson progress" } else { "" },
+            ),
+            (Msg::Privacy { stored: true, about: a }, Lang::De) => format!(
+                "Was komadai über dich speichert: deine Discord-Nutzer-ID und deinen Anzeigenamen; deine Einstellungen (Notation, Steine, Farben, Ausrichtung, Sprache, DMs, Gefahrenhilfe); Wertung, Punkte, Taler und Urlaubstage; {} ({} laufend), {}, {}, {}, {}, {}{}. Keine Nachrichtentexte, keine E-Mail, nichts aus Kanälen anderer Server.\n\
+                 **Meine Daten löschen** löscht all das und setzt „former member“ an die Stelle deines Namens in deinen beendeten Partien; die Partien selbst bleiben, damit die Bilanzen deiner Gegner stimmen. Beende oder gib vorher deine laufenden Partien auf.",
+                n_of(a.games, "Partie", "Partien"), a.active_games,
+                n_of(a.rating_changes, "Wertungsänderung", "Wertungsänderungen"),
+                n_of(a.open_challenges, "offene Herausforderung", "offene Herausforderungen"),
+                n_of(a.follows, "Folgen", "Folgen"),
+                n_of(a.premove_lines, "Vorauszug", "Vorauszüge"),
+                n_of(a.puzzle_records, "Problem-Eintrag", "Problem-Einträge"),
+                if a.lesson { ", dein Lernfortschritt" } else { "" },
+            ),
+            (Msg::Erased { games }, Lang::En) => format!(
+                "Done: your settings, Taler, points, rating history, follows, premove lines and progress are erased. {} \"former member\" instead of your name. If you use komadai again, you start as a new member.",
+                if *games == 1 { "Your 1 game now shows".to_string() } else { format!("Your {games} games now show") }
+            ),
+            (Msg::Erased { games }, Lang::De) => format!(
+                "Erledigt: deine Einstellungen, Taler, Punkte, Wertungsverlauf, Folgen, Vorauszüge und Fortschritte sind gelöscht. {} jetzt „former member“ statt deines Namens. Benutzt du komadai wieder, beginnst du als neues Mitglied.",
+                if *games == 1 { "Deine 1 Partie zeigt".to_string() } else { format!("Deine {games} Partien zeigen") }
+            ),
             (Msg::Follows { items, cap }, Lang::En) if items.is_empty() => format!(
                 "You follow nothing yet. `/follow game:` or `/follow member:` sends their moves to you by direct message (up to {cap})."
             ),
@@ -1055,7 +1087,8 @@ impl Localize for Msg {
 **/puzzle** a mate puzzle, today's puzzle, who solved it or your streak; answer with /move.
 **/export** a game as KIF, CSA, SFEN or an animated GIF.
 **/settings** notation, piece style, colours, board orientation, language and DMs on your turn.
-**/vacation** pauses the deadlines of all your games while you are away (a yearly allowance of days).
+**/vacation** pauses the deadlines of all your games while you are away (a yearly allowance of days); **/premove** prepares answers to your opponent's next moves; **/follow** a game or a member by DM.
+**/privacy** what komadai stores about you, and erasing it.
 **/stats** rating, points, Taler and records; **/leaderboard** the best players here by rating, points or Taler (play money: a rated win gives 10 points, the winner takes the stakes).".into(),
             (Msg::SlashHelp, Lang::De) => "\
 **komadai** — Shogi im Fernspiel auf Discord. Neu bei Shogi? Fang mit **/lernen** an: 15 kurze Lektionen, vom Bauern bis zu deiner ersten Minishogi-Partie.
@@ -1068,10 +1101,11 @@ impl Localize for Msg {
 **/problem** ein Mattproblem, das Tagesproblem, wer es gelöst hat oder deine Serie; antworte mit /zug.
 **/exportieren** eine Partie als KIF, CSA, SFEN oder animiertes GIF.
 **/einstellungen** Notation, Figurenstil, Farben, Ausrichtung des Bretts, Sprache und DMs, wenn du am Zug bist.
-**/urlaub** hält die Fristen all deiner Partien an, solange du weg bist (ein Kontingent von Tagen im Jahr).
+**/urlaub** hält die Fristen all deiner Partien an, solange du weg bist (ein Kontingent von Tagen im Jahr); **/vorauszug** bereitet Antworten auf die nächsten Züge deines Gegners vor; **/folgen** einer Partie oder einem Mitglied per DM.
+**/datenschutz** was komadai über dich speichert, und es löschen.
 **/statistik** Wertung, Punkte, Taler und Bilanzen; **/rangliste** die besten Spieler hier nach Wertung, Punkten oder Talern (Spielgeld: ein gewerteter Sieg bringt 10 Punkte, der Sieger bekommt die Einsätze).".into(),
-            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], follow [game=ID|@user] [stop], games [server], vacation [on|off], premove [MOVES…|clear=N|all] [game=ID], server [channel=ID|none threads=… rated=… days=N language=en|de|auto], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick', ':guild N' (the server of the following lines), ':manager NAME…' (who has Manage Server).".into(),
-            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], follow [game=ID|@user] [stop], games [server], vacation [on|off], premove [MOVES…|clear=N|all] [game=ID], server [channel=ID|none threads=… rated=… days=N language=en|de|auto], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick', ':guild N' (der Server der folgenden Zeilen), ':manager NAME…' (wer „Server verwalten“ darf).".into(),
+            (Msg::Help, Lang::En) => "Commands: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], follow [game=ID|@user] [stop], games [server], privacy, vacation [on|off], premove [MOVES…|clear=N|all] [game=ID], server [channel=ID|none threads=… rated=… days=N language=en|de|auto], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press BUTTON-ID. Lines starting with ':' control the console: ':clock +3d', ':tick', ':guild N' (the server of the following lines), ':manager NAME…' (who has Manage Server).".into(),
+            (Msg::Help, Lang::De) => "Befehle: challenge @user [days=N rated=yes|no variant=standard|minishogi handicap=NAME rule=declaration|counting|try color=sente|gote|random stake=N sennichite=yes|no], accept [ID], decline ID, cancel ID, move TEXT [game=ID], board, games, resign, abort, takeback, declare, count, rematch ID, export [kif|csa|sfen|gif], settings [notation=… style=… theme=… language=… dms=… orientation=… danger=auto|always|off dots=yes|no names=yes|no], stats [@user], leaderboard [by=elo|points|taler], follow [game=ID|@user] [stop], games [server], privacy, vacation [on|off], premove [MOVES…|clear=N|all] [game=ID], server [channel=ID|none threads=… rated=… days=N language=en|de|auto], play [level=beginner|easy|medium|strong variant=… handicap=… color=…], play ladder, hint, danger [SQUARE|B*] [game=ID], analyze [game=ID], replay [game=ID ply=N], learn [lesson=N] [MOVE], puzzle [daily|random] [plies=N], solve TEXT, daily, streak, press KNOPF-ID. Zeilen mit ':' steuern die Konsole: ':clock +3d', ':tick', ':guild N' (der Server der folgenden Zeilen), ':manager NAME…' (wer „Server verwalten“ darf).".into(),
             (Msg::PuzzleStart { puzzle_id, plies, daily, attacker }, Lang::En) => format!(
                 "{}Puzzle {puzzle_id}: mate in {}, {} to move. Every move must give check; answer with /move.",
                 if *daily { "Daily puzzle. " } else { "" },
@@ -1223,6 +1257,10 @@ impl Localize for Refusal {
             (Refusal::NoDangerInRated, Lang::De) => "Die Gefahrenhilfe gibt es nur in Freundschaftspartien und gegen den Computer, nie in gewerteten Partien.".into(),
             (Refusal::NoSuchPiece(t), Lang::En) => format!("You have no piece at “{t}”. Name one by its square (7g) or one in hand (B*); the list shows those that can move."),
             (Refusal::NoSuchPiece(t), Lang::De) => format!("Du hast keinen Stein bei „{t}“. Nenne ihn mit seinem Feld (7g) oder aus der Hand (B*); die Liste zeigt die, die ziehen können."),
+            (Refusal::NotYourButton, Lang::En) => "That button is someone else's.".into(),
+            (Refusal::NotYourButton, Lang::De) => "Dieser Knopf gehört jemand anderem.".into(),
+            (Refusal::EraseWithActiveGames(n), Lang::En) => format!("You still play {}: finish or resign {} first, then erase (your opponents need your moves until the end).", n_of(*n, "game", "games"), if *n == 1 { "it" } else { "them" }),
+            (Refusal::EraseWithActiveGames(n), Lang::De) => format!("Du spielst noch {}: beende sie oder gib sie auf, dann lösche (deine Gegner brauchen deine Züge bis zum Ende).", n_of(*n, "Partie", "Partien")),
             (Refusal::FollowYourself, Lang::En) => "You see your own moves anyway: follow someone else, or a game you do not play in.".into(),
             (Refusal::FollowYourself, Lang::De) => "Deine eigenen Züge siehst du ohnehin: folge jemand anderem oder einer Partie, in der du nicht spielst.".into(),
             (Refusal::AlreadyFollowing, Lang::En) => "You follow that already.".into(),
@@ -1386,6 +1424,8 @@ pub fn button_label(a: ButtonAction, lang: Lang) -> &'static str {
         (ButtonAction::ReplayBack, _) => "◀",
         (ButtonAction::ReplayNext, _) => "▶",
         (ButtonAction::ReplayLast, _) => "⏭",
+        (ButtonAction::EraseYes, Lang::En) => "Erase my data",
+        (ButtonAction::EraseYes, Lang::De) => "Meine Daten löschen",
     }
 }
 

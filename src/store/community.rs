@@ -43,6 +43,27 @@ impl Default for ServerRow {
     }
 }
 
+/// What the bot stores about a member, counted (for `/privacy`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StoredAbout {
+    /// Games they played or play.
+    pub games: i64,
+    /// Of those, still going.
+    pub active_games: i64,
+    /// Open challenges they made.
+    pub open_challenges: i64,
+    /// Rating changes recorded.
+    pub rating_changes: i64,
+    /// Follows they made.
+    pub follows: i64,
+    /// Premove lines they keep.
+    pub premove_lines: i64,
+    /// Puzzle days and the running puzzle.
+    pub puzzle_records: i64,
+    /// Whether they have lesson progress.
+    pub lesson: bool,
+}
+
 /// What a member follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Followed {
@@ -121,6 +142,28 @@ read_queries! {
             .c()
             .opt("SELECT paused_left FROM games WHERE id = ?1", args![game_id], |r| r.get::<Option<i64>>(0))?
             .flatten())
+    }
+
+    /// What the bot stores about `user`, counted.
+    pub fn stored_about(&self, user: i64) -> StoreResult<StoredAbout> {
+        let count = |sql: &str| -> StoreResult<i64> { self.c().value(sql, args![user]) };
+        Ok(StoredAbout {
+            games: count("SELECT CAST(COUNT(*) AS BIGINT) FROM games WHERE sente = ?1 OR gote = ?1")?,
+            active_games: count(
+                "SELECT CAST(COUNT(*) AS BIGINT) FROM games WHERE status = 'active' AND (sente = ?1 OR gote = ?1)",
+            )?,
+            open_challenges: count(
+                "SELECT CAST(COUNT(*) AS BIGINT) FROM challenges WHERE status = 'open' AND challenger = ?1",
+            )?,
+            rating_changes: count("SELECT CAST(COUNT(*) AS BIGINT) FROM rating_history WHERE user_id = ?1")?,
+            follows: count("SELECT CAST(COUNT(*) AS BIGINT) FROM follows WHERE user_id = ?1")?,
+            premove_lines: count("SELECT CAST(COUNT(*) AS BIGINT) FROM premoves WHERE user_id = ?1")?,
+            puzzle_records: count(
+                "SELECT CAST((SELECT COUNT(*) FROM daily_results WHERE user_id = ?1)
+                     + (SELECT COUNT(*) FROM puzzle_sessions WHERE user_id = ?1) AS BIGINT)",
+            )?,
+            lesson: count("SELECT CAST(COUNT(*) AS BIGINT) FROM learn_progress WHERE user_id = ?1")? > 0,
+        })
     }
 
     /// What `user` follows, oldest first.
@@ -281,6 +324,42 @@ impl Tx<'_> {
         self.c().exec(
             "UPDATE games SET paused_left = NULL WHERE id = ?1 AND paused_left IS NOT NULL",
             args![game_id],
+        )?;
+        Ok(())
+    }
+
+    /// Erases what the bot keeps about `user` beyond their finished games:
+    /// settings, Taler, points and rating back to a new member's, their name
+    /// replaced by `name`, follows (theirs and of them), premove lines,
+    /// puzzle and lesson progress, their rating history and action log, and
+    /// their open challenges (cancelled). Games, and so the opponents'
+    /// records, stay.
+    pub fn erase_player(&self, user: i64, name: &str) -> StoreResult<()> {
+        let c = self.c();
+        c.exec(
+            "UPDATE players SET display_name = ?2, notation = 'western', piece_style = 'kanji',
+                theme = 'light', language = NULL, dms = 0, orientation = 'own', danger = 'auto',
+                dots = 0, names = 0, rating = 1500, rated_games = 0, points = 0, taler = 1000,
+                vacation_since = NULL, vacation_year = 0, vacation_used = 0
+             WHERE user_id = ?1",
+            args![user, name],
+        )?;
+        c.exec(
+            "DELETE FROM follows WHERE user_id = ?1 OR (kind = 'player' AND target = ?1)",
+            args![user],
+        )?;
+        c.exec("DELETE FROM premoves WHERE user_id = ?1", args![user])?;
+        c.exec(
+            "DELETE FROM puzzle_sessions WHERE user_id = ?1",
+            args![user],
+        )?;
+        c.exec("DELETE FROM daily_results WHERE user_id = ?1", args![user])?;
+        c.exec("DELETE FROM learn_progress WHERE user_id = ?1", args![user])?;
+        c.exec("DELETE FROM rating_history WHERE user_id = ?1", args![user])?;
+        c.exec("DELETE FROM actions WHERE user_id = ?1", args![user])?;
+        c.exec(
+            "UPDATE challenges SET status = 'cancelled' WHERE status = 'open' AND challenger = ?1",
+            args![user],
         )?;
         Ok(())
     }

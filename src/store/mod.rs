@@ -34,7 +34,7 @@ pub(crate) mod sql;
 mod sqlite;
 
 pub use backup::{backup, BackupReport};
-pub use community::{Followed, PremoveRow, ServerRow, VacationRow};
+pub use community::{Followed, PremoveRow, ServerRow, StoredAbout, VacationRow};
 pub use load::SeedGame;
 pub use puzzles::{DailyRow, PuzzleRow, PuzzleSession};
 pub use rows::{
