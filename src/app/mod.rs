@@ -20,6 +20,7 @@ mod delivery;
 mod learn;
 mod message;
 mod moves;
+mod page;
 mod play;
 mod players;
 mod puzzle;
@@ -35,6 +36,7 @@ pub use caps::{Caps, CapsError, Rate};
 pub use challenges::{ChallengeOptions, DAYS_PER_MOVE, MAX_STAKE, POINTS_PER_GAME, START_TALER};
 pub use computer::{computer_id, computer_who, level_from, level_of, ComputerOptions, LADDER};
 pub use learn::{Lesson, LESSONS};
+pub use page::{check_token, page_token, GamePage, PageAnalysis};
 pub use message::{ChallengeSummary, Ending, GameLine, Msg, Refusal, StartProblem, Swing, Who};
 pub use play::{stored_outcome, ANNOUNCE_GRACE};
 pub use players::SettingsChange;
@@ -523,6 +525,9 @@ pub struct App {
     analysis: crate::engine::EnginePool,
     /// Caps and rate limits.
     caps: Caps,
+    /// The public base URL of the game pages (`KOMADAI_PUBLIC_URL`): when
+    /// set, game messages link to their game's page.
+    public_url: Option<String>,
 }
 
 impl App {
@@ -543,7 +548,16 @@ impl App {
             engine,
             analysis,
             caps: Caps::default(),
+            public_url: None,
         }
+    }
+
+    /// The same app linking game messages to their pages under `base`
+    /// (e.g. `https://shogi.example.org`); `None` links nothing.
+    #[must_use]
+    pub fn with_public_url(mut self, base: Option<String>) -> App {
+        self.public_url = base.filter(|b| !b.trim().is_empty());
+        self
     }
 
     /// The same app with other caps and rate limits.

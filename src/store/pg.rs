@@ -43,6 +43,11 @@ const MIGRATIONS: &[(i64, &str)] = &[
         8,
         include_str!("../../migrations/postgres/0008_points_taler_danger.sql"),
     ),
+    // 9 is reserved for the migration being written on main at the same time.
+    (
+        10,
+        include_str!("../../migrations/postgres/0010_game_pages.sql"),
+    ),
 ];
 
 /// Key of the advisory lock held while migrating ("komadai" in ASCII).
