@@ -104,7 +104,9 @@ pub fn check_token(secret: &str, token: &str) -> Option<i64> {
         || id.starts_with('0')
         || !id.bytes().all(|b| b.is_ascii_digit())
         || hex_tag.len() != 2 * TAG_BYTES
-        || !hex_tag.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        || !hex_tag
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
     {
         return None;
     }

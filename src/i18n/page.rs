@@ -122,9 +122,25 @@ mod tests {
         for lang in Lang::ALL {
             let w = page_words(lang);
             for s in [
-                w.game, w.versus, w.live, w.start, w.ply, w.first, w.prev, w.next, w.last, w.keys,
-                w.moves, w.notation, w.download, w.graph, w.graph_alt, w.board_alt, w.no_moves,
-                w.no_record, w.footer,
+                w.game,
+                w.versus,
+                w.live,
+                w.start,
+                w.ply,
+                w.first,
+                w.prev,
+                w.next,
+                w.last,
+                w.keys,
+                w.moves,
+                w.notation,
+                w.download,
+                w.graph,
+                w.graph_alt,
+                w.board_alt,
+                w.no_moves,
+                w.no_record,
+                w.footer,
             ] {
                 assert!(!s.trim().is_empty());
             }

@@ -26,7 +26,13 @@ read_queries! {
 
 impl Tx<'_> {
     /// Keeps the analysis of a game (replacing an earlier one).
-    pub fn save_analysis(&self, game_id: i64, evals: &str, turning: &str, now: i64) -> StoreResult<()> {
+    pub fn save_analysis(
+        &self,
+        game_id: i64,
+        evals: &str,
+        turning: &str,
+        now: i64,
+    ) -> StoreResult<()> {
         self.c().exec(
             "INSERT INTO analyses (game_id, evals, turning, analysed_at) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT (game_id) DO UPDATE SET evals = excluded.evals, turning = excluded.turning, analysed_at = excluded.analysed_at",

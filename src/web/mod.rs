@@ -187,8 +187,7 @@ pub fn respond(app: &App, req: &PageRequest<'_>) -> PageResponse {
         return r;
     }
     let mut r = answer(app, req);
-    r.headers
-        .push(("content-length", r.body.len().to_string()));
+    r.headers.push(("content-length", r.body.len().to_string()));
     r.headers.push(("x-content-type-options", "nosniff".into()));
     r.headers.push(("referrer-policy", "no-referrer".into()));
     r.headers.push(("x-robots-tag", "noindex, nofollow".into()));
@@ -240,11 +239,9 @@ fn answer(app: &App, req: &PageRequest<'_>) -> PageResponse {
             r.headers.push(("vary", "Accept-Language".into()));
             r
         }
-        Part::Board(ply) if ply <= page.moves.len() => ok(
-            "image/png",
-            fixed_cache,
-            board_png(&page, ply, lang),
-        ),
+        Part::Board(ply) if ply <= page.moves.len() => {
+            ok("image/png", fixed_cache, board_png(&page, ply, lang))
+        }
         Part::Board(_) => PageResponse::not_found(),
         Part::Graph => match &page.analysis {
             Some(a) => ok(
@@ -301,6 +298,14 @@ fn board_png(page: &GamePage, ply: usize, lang: Lang) -> Vec<u8> {
         ..RenderOptions::default()
     };
     crate::render::board_png_marked(&pos, last, &opts, &marks)
+}
+
+/// A step button's picture: drawn inline, since the arrow characters
+/// (⏮ ⏭) are missing from many fonts.
+fn icon(path: &str) -> String {
+    format!(
+        "<svg viewBox=\"0 0 16 16\" width=\"18\" height=\"18\" aria-hidden=\"true\"><path d=\"{path}\"/></svg>"
+    )
 }
 
 /// Text for HTML: `&`, `<`, `>`, `"` and `'` escaped.
@@ -448,21 +453,25 @@ pub fn html(page: &GamePage, token: &str, lang: Lang, style: Style, ply: Option<
     let _ = write!(
         h,
         "<div class=\"controls\">\
-         <button type=\"button\" id=\"first\" title=\"{}\" aria-label=\"{}\">⏮</button>\
-         <button type=\"button\" id=\"prev\" title=\"{}\" aria-label=\"{}\">◀</button>\
+         <button type=\"button\" id=\"first\" title=\"{}\" aria-label=\"{}\">{}</button>\
+         <button type=\"button\" id=\"prev\" title=\"{}\" aria-label=\"{}\">{}</button>\
          <span id=\"plyinfo\">{} {ply} / {total}</span>\
-         <button type=\"button\" id=\"next\" title=\"{}\" aria-label=\"{}\">▶</button>\
-         <button type=\"button\" id=\"last\" title=\"{}\" aria-label=\"{}\">⏭</button>\
+         <button type=\"button\" id=\"next\" title=\"{}\" aria-label=\"{}\">{}</button>\
+         <button type=\"button\" id=\"last\" title=\"{}\" aria-label=\"{}\">{}</button>\
          </div>\n",
         esc(w.first),
         esc(w.first),
+        icon("M3 2h2v12H3zM14 2v12L6 8z"),
         esc(w.prev),
         esc(w.prev),
+        icon("M12 2v12L4 8z"),
         esc(w.ply),
         esc(w.next),
         esc(w.next),
+        icon("M4 2v12l8-6z"),
         esc(w.last),
         esc(w.last),
+        icon("M11 2h2v12h-2zM2 2v12l8-6z"),
     );
     let _ = writeln!(h, "<p id=\"current\">{}</p>", esc(&line(ply)));
     let _ = writeln!(
@@ -497,7 +506,7 @@ pub fn html(page: &GamePage, token: &str, lang: Lang, style: Style, ply: Option<
     h.push_str("<ol id=\"moves\">\n");
     let _ = writeln!(
         h,
-        "<li value=\"0\" data-ply=\"0\"{}><a href=\"#ply=0\">{}</a></li>",
+        "<li value=\"0\" data-ply=\"0\"{}><a href=\"#ply=0\"><span class=\"n\">0</span> {}</a></li>",
         if ply == 0 { " class=\"on\"" } else { "" },
         esc(w.start)
     );
@@ -505,7 +514,7 @@ pub fn html(page: &GamePage, token: &str, lang: Lang, style: Style, ply: Option<
         let p = i + 1;
         let _ = writeln!(
             h,
-            "<li value=\"{p}\" data-ply=\"{p}\"{}><a href=\"#ply={p}\">{}</a></li>",
+            "<li value=\"{p}\" data-ply=\"{p}\"{}><a href=\"#ply={p}\"><span class=\"n\">{p}</span> {}</a></li>",
             if p == ply { " class=\"on\"" } else { "" },
             esc(m)
         );
@@ -567,8 +576,14 @@ mod tests {
     fn page_paths_are_split_and_everything_else_refused() {
         assert_eq!(parse_path("/g/1-ab"), Some(("1-ab", Part::Html)));
         assert_eq!(parse_path("/g/1-ab/"), Some(("1-ab", Part::Html)));
-        assert_eq!(parse_path("/g/1-ab/board/0.png"), Some(("1-ab", Part::Board(0))));
-        assert_eq!(parse_path("/g/1-ab/board/123.png"), Some(("1-ab", Part::Board(123))));
+        assert_eq!(
+            parse_path("/g/1-ab/board/0.png"),
+            Some(("1-ab", Part::Board(0)))
+        );
+        assert_eq!(
+            parse_path("/g/1-ab/board/123.png"),
+            Some(("1-ab", Part::Board(123)))
+        );
         assert_eq!(parse_path("/g/1-ab/graph.png"), Some(("1-ab", Part::Graph)));
         assert_eq!(parse_path("/g/1-ab/game.kifu"), Some(("1-ab", Part::Kif)));
         assert_eq!(parse_path("/g/1-ab/game.csa"), Some(("1-ab", Part::Csa)));
@@ -610,7 +625,10 @@ mod tests {
 
     #[test]
     fn html_and_json_are_escaped() {
-        assert_eq!(esc("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+        assert_eq!(
+            esc("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
         let j = script_json(&serde_json::json!({"n": "</script><b>&"}));
         assert!(!j.contains('<') && !j.contains('>'));
         assert!(j.contains("\\u003c/script\\u003e"));
@@ -638,7 +656,9 @@ mod tests {
             color: Some(Color::Sente),
             ..ChallengeOptions::default()
         };
-        let r = app.challenge(&alice, Some((12, "Bob")), &opts, place).unwrap();
+        let r = app
+            .challenge(&alice, Some((12, "Bob")), &opts, place)
+            .unwrap();
         let Msg::ChallengeMade { id, .. } = r.msg else {
             panic!("{:?}", r.msg)
         };
@@ -668,7 +688,10 @@ mod tests {
         assert_eq!(r.header("content-type"), Some("text/html; charset=utf-8"));
         // A live game is never cached.
         assert_eq!(r.header("cache-control"), Some("no-store"));
-        assert!(r.header("content-security-policy").unwrap().contains("default-src 'none'"));
+        assert!(r
+            .header("content-security-policy")
+            .unwrap()
+            .contains("default-src 'none'"));
         // Wrong tag, another game's id, malformed, unknown game: the same bare 404.
         let other = app.page_token(game + 1).unwrap();
         let wrong = format!("/g/{game}-{}", "0".repeat(32));
@@ -684,7 +707,11 @@ mod tests {
             &format!("/g/{token}/graph.png"),
         ] {
             let r = respond(&app, &get(bad, None));
-            assert_eq!((r.status, r.body.as_slice()), (404, &b"not found"[..]), "{bad}");
+            assert_eq!(
+                (r.status, r.body.as_slice()),
+                (404, &b"not found"[..]),
+                "{bad}"
+            );
         }
     }
 
@@ -745,7 +772,7 @@ mod tests {
         assert!(!en.contains("Alice <script>"));
         assert!(!en.contains("\"11\"") && !en.contains(">11<") && !en.contains(" 11 "));
         // Western by default, the last ply shown.
-        assert!(en.contains("1. ☗P-7f") && en.contains("☗Bx2b+"));
+        assert!(en.contains("<span class=\"n\">1</span> ☗P-7f") && en.contains("3. ☗Bx2b+"));
         assert!(en.contains("<body data-ply=\"3\">"));
         assert!(en.contains(&format!("src=\"{token}/board/3.png\"")));
         assert!(en.contains("lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4"));
@@ -763,7 +790,10 @@ mod tests {
         // The downloads are the records.
         let kif = respond(&app, &get(&format!("{path}/game.kifu"), None));
         let text = String::from_utf8(kif.body).unwrap();
-        assert!(text.contains("先手：Alice <script>") && text.contains("７六歩"), "{text}");
+        assert!(
+            text.contains("先手：Alice <script>") && text.contains("７六歩"),
+            "{text}"
+        );
         assert!(kif.headers.iter().any(|(n, v)| *n == "content-disposition"
             && v == &format!("attachment; filename=\"komadai-{game}.kifu\"")));
         let csa = respond(&app, &get(&format!("{path}/game.csa"), None));

@@ -24,7 +24,12 @@ pub struct WebArgs {
     #[arg(long, default_value = "komadai.db", env = "KOMADAI_DB")]
     pub db: PathBuf,
     /// The address to listen on.
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080", env = "KOMADAI_WEB")]
+    #[arg(
+        long,
+        value_name = "ADDR",
+        default_value = "127.0.0.1:8080",
+        env = "KOMADAI_WEB"
+    )]
     pub listen: SocketAddr,
 }
 
