@@ -639,34 +639,74 @@ mod tests {
     use crate::app::{Caller, ChallengeOptions, ManualClock, Msg, Place, SeededDice};
     use crate::store::Store;
 
-    /// An app with one live game between Alice (Sente) and Bob: 7g7f 3c3d 8h2b+.
-    fn world() -> (App, i64) {
-        let app = App::new(
+    fn app() -> App {
+        App::new(
             Store::open_in_memory().unwrap(),
             Arc::new(ManualClock::new(1_800_000_000)),
             Arc::new(SeededDice::new(1)),
-        );
+        )
+    }
+
+    const PLACE: Place = Place {
+        guild: Some(1),
+        channel: Some(2),
+    };
+
+    /// A new game between Alice (Sente) and Bob: the message that started
+    /// it, and its id.
+    fn start(app: &App) -> (Msg, i64) {
         let alice = Caller::new(11, "Alice <script>", Lang::En);
         let bob = Caller::new(12, "Bob", Lang::En);
-        let place = Place {
-            guild: Some(1),
-            channel: Some(2),
-        };
         let opts = ChallengeOptions {
             color: Some(Color::Sente),
             ..ChallengeOptions::default()
         };
         let r = app
-            .challenge(&alice, Some((12, "Bob")), &opts, place)
+            .challenge(&alice, Some((12, "Bob")), &opts, PLACE)
             .unwrap();
         let Msg::ChallengeMade { id, .. } = r.msg else {
             panic!("{:?}", r.msg)
         };
-        let game = app.accept(&bob, id, place).unwrap().board.unwrap().game_id;
+        let r = app.accept(&bob, id, PLACE).unwrap();
+        (r.msg, r.board.unwrap().game_id)
+    }
+
+    /// An app with one live game between Alice (Sente) and Bob: 7g7f 3c3d 8h2b+.
+    fn world() -> (App, i64) {
+        let app = app();
+        let (_, game) = start(&app);
+        let alice = Caller::new(11, "Alice <script>", Lang::En);
+        let bob = Caller::new(12, "Bob", Lang::En);
         for (who, mv) in [(&alice, "7g7f"), (&bob, "3c3d"), (&alice, "8h2b+")] {
-            app.play_move(who, Some(game), mv, place, None).unwrap();
+            app.play_move(who, Some(game), mv, PLACE, None).unwrap();
         }
         (app, game)
+    }
+
+    #[test]
+    fn a_new_game_links_its_page_only_when_a_public_url_is_set() {
+        let (msg, _) = start(&app());
+        assert!(matches!(msg, Msg::GameStarted { .. }), "{msg:?}");
+        let linked = app().with_public_url(Some("https://shogi.example.org/".into()));
+        let (msg, game) = start(&linked);
+        let Msg::Both(first, link) = msg else {
+            panic!("{msg:?}")
+        };
+        assert!(matches!(*first, Msg::GameStarted { .. }));
+        let token = linked.page_token(game).unwrap();
+        assert_eq!(
+            *link,
+            Msg::GamePage {
+                url: format!("https://shogi.example.org/g/{token}")
+            }
+        );
+        assert_eq!(
+            link.localize(Lang::De),
+            format!("Spielseite: <https://shogi.example.org/g/{token}>")
+        );
+        // An empty setting is no setting.
+        let (msg, _) = start(&app().with_public_url(Some(" ".into())));
+        assert!(matches!(msg, Msg::GameStarted { .. }));
     }
 
     fn get<'a>(path: &'a str, query: Option<&'a str>) -> PageRequest<'a> {
