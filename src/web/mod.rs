@@ -450,7 +450,7 @@ pub fn html(page: &GamePage, token: &str, lang: Lang, style: Style, ply: Option<
         crate::render::image_size(page.start.variant()).0,
         crate::render::image_size(page.start.variant()).1,
     );
-    let _ = write!(
+    let _ = writeln!(
         h,
         "<div class=\"controls\">\
          <button type=\"button\" id=\"first\" title=\"{}\" aria-label=\"{}\">{}</button>\
@@ -458,7 +458,7 @@ pub fn html(page: &GamePage, token: &str, lang: Lang, style: Style, ply: Option<
          <span id=\"plyinfo\">{} {ply} / {total}</span>\
          <button type=\"button\" id=\"next\" title=\"{}\" aria-label=\"{}\">{}</button>\
          <button type=\"button\" id=\"last\" title=\"{}\" aria-label=\"{}\">{}</button>\
-         </div>\n",
+         </div>",
         esc(w.first),
         esc(w.first),
         icon("M3 2h2v12H3zM14 2v12L6 8z"),
