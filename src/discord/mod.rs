@@ -310,7 +310,7 @@ fn close(app: Arc<App>) {
     }
 }
 
-fn init_tracing() {
+pub(crate) fn init_tracing() {
     // `RUST_LOG` as tracing-subscriber reads it: `debug`, `komadai=debug`,
     // `info,serenity=warn`, ...; info when unset or unreadable.
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()

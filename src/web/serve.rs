@@ -133,8 +133,10 @@ pub fn run(args: &WebArgs) -> Result<(), Box<dyn std::error::Error>> {
         .build()?;
     rt.block_on(async move {
         let (bound, server) = bind(args.listen, app, stopped())?;
-        // Scripts and tests read the address from this line.
+        // Scripts and tests read the address from this first line; the
+        // log (RUST_LOG, as for `serve`) follows.
         println!("listening on http://{bound}");
+        crate::discord::init_tracing();
         server.await?;
         Ok(())
     })
