@@ -66,6 +66,9 @@ pub enum Command {
         /// Where to write the backup (replaced if it exists).
         file: std::path::PathBuf,
     },
+    /// Serve the read-only game pages (`/g/<token>`) of a database on their
+    /// own; `serve`'s HTTP server (--http or --metrics) serves them too.
+    Web(crate::web::WebArgs),
     /// Speak the USI protocol on stdin/stdout (for shogi GUIs and match runners).
     Usi,
     /// Tsume puzzles: `generate` writes new ones as TSV lines to stdout.
@@ -185,6 +188,10 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
                 report.pages,
                 report.bytes
             )?;
+        }
+        Command::Web(args) => {
+            drop(out);
+            return crate::web::run(&args);
         }
         Command::Usi => {
             drop(out);

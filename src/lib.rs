@@ -17,3 +17,4 @@ pub mod render;
 pub mod shogi;
 pub mod store;
 pub mod tsume;
+pub mod web;

@@ -305,17 +305,15 @@ impl App {
             let paused = self.start_paused_if_away(tx, game_id, l.to_move(), now)?;
             let to_move = Self::who(tx, l.to_move())?;
             let viewer = Self::player(tx, l.to_move())?;
-            let mut r = Reply::public(
-                Msg::GameStarted {
-                    game_id,
-                    sente: Self::who(tx, sente)?,
-                    gote: Self::who(tx, gote)?,
-                    to_move,
-                    deadline: g.deadline.filter(|_| !paused),
-                    options: summary_of(&c.data),
-                },
-                caller.lang,
-            );
+            let started = Msg::GameStarted {
+                game_id,
+                sente: Self::who(tx, sente)?,
+                gote: Self::who(tx, gote)?,
+                to_move,
+                deadline: g.deadline.filter(|_| !paused),
+                options: summary_of(&c.data),
+            };
+            let mut r = Reply::public(self.with_page_link(tx, game_id, started)?, caller.lang);
             r.board = Some(Self::board_view(tx, &l, &viewer, Visibility::Public)?);
             r.notify = vec![c.data.challenger, caller.id];
             let accepted = Msg::ChallengeAccepted {

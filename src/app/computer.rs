@@ -529,33 +529,21 @@ impl App {
             })
             .collect();
         let evals: Vec<Eval> = analysis.evals.iter().map(|&s| to_eval(s)).collect();
-        let end = match super::stored_outcome(
-            row.result.as_deref().unwrap_or(""),
-            row.reason.as_deref().unwrap_or(""),
-        ) {
-            Some(Outcome::Win {
-                winner,
-                reason: WinReason::Checkmate,
-            }) => Some(GameEnd {
-                ply: g.ply(),
-                kind: GameEndKind::Checkmate,
-                winner,
-            }),
-            Some(Outcome::Win {
-                winner,
-                reason: WinReason::Resignation,
-            }) => Some(GameEnd {
-                ply: g.ply(),
-                kind: GameEndKind::Resignation,
-                winner,
-            }),
-            _ => None,
-        };
+        let end = graph_end(&row, g.ply());
         let turning: Vec<usize> = analysis
             .turning_points
             .iter()
             .map(|t| t.index + 1)
             .collect();
+        // Kept for the game's page (its evaluation graph).
+        self.store()?.transaction(|tx| {
+            tx.save_analysis(
+                row.id,
+                &super::page::encode_evals(&evals),
+                &super::page::encode_turning(&turning),
+                self.now(),
+            )
+        })?;
         let png = eval_graph_png(&evals, end, &turning, theme);
         let mut r = Reply::private(
             Msg::Analysis {
@@ -566,6 +554,33 @@ impl App {
         );
         r.attachment = Some((format!("komadai-{}-analysis.png", row.id), png));
         Ok(r)
+    }
+}
+
+/// Where a finished game was decided, for the evaluation graph: mate or
+/// resignation after its last ply (other endings are not marked).
+pub(super) fn graph_end(row: &crate::store::GameRow, ply: usize) -> Option<GameEnd> {
+    match super::stored_outcome(
+        row.result.as_deref().unwrap_or(""),
+        row.reason.as_deref().unwrap_or(""),
+    ) {
+        Some(Outcome::Win {
+            winner,
+            reason: WinReason::Checkmate,
+        }) => Some(GameEnd {
+            ply,
+            kind: GameEndKind::Checkmate,
+            winner,
+        }),
+        Some(Outcome::Win {
+            winner,
+            reason: WinReason::Resignation,
+        }) => Some(GameEnd {
+            ply,
+            kind: GameEndKind::Resignation,
+            winner,
+        }),
+        _ => None,
     }
 }
 

@@ -500,6 +500,11 @@ pub enum Msg {
     SlashHelp,
     /// A move played and the computer's answer.
     Both(Box<Msg>, Box<Msg>),
+    /// The link to a game's read-only page (when a public URL is set).
+    GamePage {
+        /// The page's full URL.
+        url: String,
+    },
     /// A hint: the move in the player's notation and why.
     Hint {
         /// The move.

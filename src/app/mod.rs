@@ -21,6 +21,7 @@ mod follow;
 mod learn;
 mod message;
 mod moves;
+mod page;
 mod play;
 mod players;
 mod premove;
@@ -45,6 +46,7 @@ pub use message::{
     ChallengeSummary, Ending, FollowItem, GameLine, Msg, Refusal, ServerGame, StartProblem, Swing,
     Who,
 };
+pub use page::{check_token, page_token, GamePage, PageAnalysis};
 pub use play::{stored_outcome, ANNOUNCE_GRACE};
 pub use players::SettingsChange;
 pub use premove::{PremoveOp, MAX_LINE_MOVES};
@@ -543,6 +545,9 @@ pub struct App {
     analysis: crate::engine::EnginePool,
     /// Caps and rate limits.
     caps: Caps,
+    /// The public base URL of the game pages (`KOMADAI_PUBLIC_URL`): when
+    /// set, game messages link to their game's page.
+    public_url: Option<String>,
 }
 
 impl App {
@@ -563,7 +568,16 @@ impl App {
             engine,
             analysis,
             caps: Caps::default(),
+            public_url: None,
         }
+    }
+
+    /// The same app linking game messages to their pages under `base`
+    /// (e.g. `https://shogi.example.org`); `None` links nothing.
+    #[must_use]
+    pub fn with_public_url(mut self, base: Option<String>) -> App {
+        self.public_url = base.filter(|b| !b.trim().is_empty());
+        self
     }
 
     /// The same app with other caps and rate limits.

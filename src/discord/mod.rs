@@ -81,6 +81,11 @@ pub struct ServeArgs {
     /// (several processes share one bot); without it the bot autoshards.
     #[arg(long, value_name = "FROM..TO", value_parser = parse_shard_range, requires = "total")]
     pub shards: Option<ShardRange>,
+    /// The public base URL of the game pages (e.g. `https://shogi.example.org`,
+    /// where this process's --http or --metrics server, or `komadai web`, is
+    /// reachable): new games' messages then link to their page.
+    #[arg(long, value_name = "URL", env = "KOMADAI_PUBLIC_URL")]
+    pub public_url: Option<String>,
     /// The number of shards of the whole bot (with --shards).
     #[arg(long, value_name = "N", requires = "shards", value_parser = clap::value_parser!(u32).range(1..=65_535))]
     pub total: Option<u32>,
@@ -246,7 +251,11 @@ pub fn serve(args: &ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     // Caps and rate limits: the defaults, or what the environment says.
     let caps = crate::app::Caps::from_env()?;
-    let app = Arc::new(App::new(store, clock, Arc::new(SeededDice::new(seed))).with_caps(caps));
+    let app = Arc::new(
+        App::new(store, clock, Arc::new(SeededDice::new(seed)))
+            .with_caps(caps)
+            .with_public_url(args.public_url.clone()),
+    );
     // The shipped puzzles go into the database (idempotent).
     if let Err(e) = app.load_puzzles() {
         tracing::error!("loading the puzzles: {e}");
@@ -301,7 +310,7 @@ fn close(app: Arc<App>) {
     }
 }
 
-fn init_tracing() {
+pub(crate) fn init_tracing() {
     // `RUST_LOG` as tracing-subscriber reads it: `debug`, `komadai=debug`,
     // `info,serenity=warn`, ...; info when unset or unreadable.
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()

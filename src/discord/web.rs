@@ -1,5 +1,6 @@
 //! The HTTP server of `serve`: Discord's interactions endpoint (`POST /`,
-//! with `--http`), `/healthz` and `/metrics` (hyper 0.14).
+//! with `--http`), `/healthz`, `/metrics` and the read-only game pages
+//! (`/g/…`, answered by [`crate::web`]) (hyper 0.14).
 //!
 //! Discord signs every request it sends to the endpoint with Ed25519 over
 //! `X-Signature-Timestamp` followed by the raw body; a request whose
@@ -124,6 +125,9 @@ fn json(value: &serde_json::Value) -> Response<Body> {
 }
 
 async fn route(web: &Web, req: Request<Body>) -> Response<Body> {
+    if crate::web::is_page_path(req.uri().path()) {
+        return crate::web::serve::handle(web.app.clone(), req).await;
+    }
     match (req.method(), req.uri().path()) {
         (&Method::GET, "/healthz") => health(web).await,
         (&Method::GET, "/metrics") => {

@@ -1007,6 +1007,8 @@ impl Localize for Msg {
                 None => "Vorgabeleiter: du bist 1. Dan — du hast komadai (Stark) ohne Vorgabe besiegt. Noch eine Partie ohne Vorgabe:".into(),
             },
             (Msg::Both(first, second), _) => format!("{}\n{}", first.localize(lang), second.localize(lang)),
+            (Msg::GamePage { url }, Lang::En) => format!("Game page: <{url}>"),
+            (Msg::GamePage { url }, Lang::De) => format!("Spielseite: <{url}>"),
             (Msg::Hint { text, reason }, Lang::En) => {
                 format!("Hint: {text} — {}", crate::engine::reason_text(reason, false))
             }

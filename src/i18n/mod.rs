@@ -7,11 +7,13 @@
 
 mod app;
 mod learn;
+mod page;
 
 pub use app::{
     button_label, civil, handicap_label, ladder_rank, plain_times, setting_choices, utc,
 };
 pub use learn::lesson_text;
+pub use page::{notation_label, page_words, PageWords};
 
 use crate::notation::{MoveInputError, ParseMoveError, RecordError, RecordFormat};
 use crate::shogi::{Color, IllegalMove, PieceKind, Square};

@@ -98,6 +98,7 @@ pub fn migrations() -> Migrations<'static> {
             players_still_referenced,
         ),
         M::up(include_str!("../../migrations/0009_community.sql")),
+        M::up(include_str!("../../migrations/0010_game_pages.sql")),
     ])
 }
 
@@ -122,7 +123,7 @@ fn players_still_referenced(tx: &Transaction<'_>) -> rusqlite_migration::HookRes
 /// Number of migrations (the schema version after opening).
 #[must_use]
 pub fn schema_version() -> usize {
-    9
+    10
 }
 
 /// Whether `db` names a PostgreSQL database rather than a SQLite file.
@@ -332,6 +333,7 @@ macro_rules! read_queries {
 mod community;
 mod lead;
 mod load;
+mod page;
 mod puzzles;
 mod work;
 

@@ -47,6 +47,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         9,
         include_str!("../../migrations/postgres/0009_community.sql"),
     ),
+    (
+        10,
+        include_str!("../../migrations/postgres/0010_game_pages.sql"),
+    ),
 ];
 
 /// Key of the advisory lock held while migrating ("komadai" in ASCII).
