@@ -2117,3 +2117,286 @@ async fn the_bot_resumes_after_the_gateway_drops() {
     println!("resumed {} times", fake.resumes());
     bot.shutdown().await;
 }
+
+/// Conditional premoves, following by DM and vacation, through Discord:
+/// a premove answers in the same reply, the follower gets every move in a
+/// German DM, and the opponent is told of the vacation in the thread.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn premoves_following_and_vacation_on_discord() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let thread = game_thread(&fake, "en-US").await;
+    let a = command(
+        &fake,
+        CAROL,
+        "de",
+        CHANNEL,
+        "settings",
+        json!([opt("language", 3, json!("de"))]),
+    )
+    .await;
+    assert!(a.ephemeral(), "{}", a.content());
+    let a = command(
+        &fake,
+        CAROL,
+        "de",
+        CHANNEL,
+        "follow",
+        json!([opt("game", 4, json!(1))]),
+    )
+    .await;
+    assert!(
+        a.ephemeral() && a.content().starts_with("Du folgst jetzt der Partie #1"),
+        "{}",
+        a.content()
+    );
+    let a = command(
+        &fake,
+        ALICE,
+        "en-US",
+        thread,
+        "move",
+        json!([opt("move", 3, json!("7g7f"))]),
+    )
+    .await;
+    assert!(!a.ephemeral(), "{}", a.content());
+    let a = command(
+        &fake,
+        ALICE,
+        "en-US",
+        thread,
+        "premove",
+        json!([opt("line", 3, json!("3c3d 2g2f 8c8d 2f2e"))]),
+    )
+    .await;
+    assert!(
+        a.ephemeral()
+            && a.content()
+                .contains("1. if P-3d → P-2f, then if P-8d → P-2e"),
+        "{}",
+        a.content()
+    );
+    let a = command(
+        &fake,
+        BOB,
+        "de",
+        thread,
+        "premove",
+        json!([opt("line", 3, json!("2g2f"))]),
+    )
+    .await;
+    assert!(
+        a.ephemeral() && a.content().starts_with("Du bist am Zug"),
+        "{}",
+        a.content()
+    );
+    // bob's move is the condition: alice's answer comes in the same reply.
+    let a = command(
+        &fake,
+        BOB,
+        "en-US",
+        thread,
+        "move",
+        json!([opt("move", 3, json!("3c3d"))]),
+    )
+    .await;
+    assert!(
+        a.content()
+            .contains("Player1 had prepared the answer (conditional premove):")
+            && a.content().contains("(P-2f)"),
+        "{}",
+        a.content()
+    );
+    // carol gets all three moves by DM, in her language, with the thread's link.
+    let dm = (900_000_000_000_000_000 + CAROL - 1).to_string();
+    let dms = fake
+        .wait_for(WAIT, |calls| {
+            let got = messages_in(calls, &dm);
+            (got.len() >= 3).then_some(got)
+        })
+        .await
+        .expect("three DMs to the follower");
+    assert!(
+        dms.iter().all(|c| c.content().starts_with("[gefolgt] #1: ")
+            && c.content().contains(&format!("<#{thread}>"))),
+        "{:#?}",
+        dms.iter().map(Call::content).collect::<Vec<_>>()
+    );
+    assert!(dms
+        .iter()
+        .any(|c| c.content().contains("alice zieht ▲２六歩 (P-2f)")
+            || c.content().contains("(P-2f)")));
+    // bob goes on vacation in German; alice is told in the thread in English.
+    let a = command(
+        &fake,
+        BOB,
+        "de",
+        CHANNEL,
+        "vacation",
+        json!([opt("state", 3, json!("on"))]),
+    )
+    .await;
+    assert!(
+        a.ephemeral()
+            && a.content().starts_with("Du bist im Urlaub")
+            && a.content().contains("1 davon jetzt angehalten"),
+        "{}",
+        a.content()
+    );
+    let away = fake
+        .wait_for(WAIT, |calls| {
+            messages_in(calls, &thread.to_string())
+                .into_iter()
+                .find(|c| c.content().contains("is on vacation until"))
+        })
+        .await
+        .expect("the thread is told");
+    assert!(
+        away.content().contains(&format!("<@{ALICE}>")),
+        "{}",
+        away.content()
+    );
+    let a = command(
+        &fake,
+        BOB,
+        "de",
+        CHANNEL,
+        "vacation",
+        json!([opt("state", 3, json!("off"))]),
+    )
+    .await;
+    assert!(
+        a.content().starts_with("Willkommen zurück")
+            && a.content().contains("1 Partie mit der Zeit fortgesetzt"),
+        "{}",
+        a.content()
+    );
+    let back = fake
+        .wait_for(WAIT, |calls| {
+            messages_in(calls, &thread.to_string())
+                .into_iter()
+                .find(|c| {
+                    c.content()
+                        .contains("is back from vacation and to move by <t:")
+                })
+        })
+        .await;
+    assert!(back.is_some(), "the thread is told of the return");
+    bot.shutdown().await;
+}
+
+/// Server settings need Manage Server and apply to the next challenge and
+/// game; /games server lists it; /privacy answers privately with an Erase
+/// button that waits for the running game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_settings_games_list_and_privacy_on_discord() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let id = fake.command_unprivileged(
+        CAROL,
+        "en-US",
+        CHANNEL,
+        "server",
+        json!([opt("rated", 5, json!(false))]),
+    );
+    let a = answer(&fake, &id).await;
+    assert!(
+        a.ephemeral()
+            && a.content()
+                .starts_with("Only members with the Manage Server permission"),
+        "{}",
+        a.content()
+    );
+    let a = command(
+        &fake,
+        ALICE,
+        "de",
+        CHANNEL,
+        "server",
+        json!([
+            opt("rated", 5, json!(false)),
+            opt("days", 4, json!(7)),
+            opt("threads", 5, json!(false)),
+            opt("language", 3, json!("de"))
+        ]),
+    )
+    .await;
+    assert!(
+        a.ephemeral()
+            && a.content().starts_with("Servereinstellungen gespeichert.")
+            && a.content().contains("keine Threads"),
+        "{}",
+        a.content()
+    );
+    // bob's client speaks English, but he chose nothing: the server's German.
+    let a = command(
+        &fake,
+        BOB,
+        "en-US",
+        CHANNEL,
+        "challenge",
+        json!([opt("member", 6, json!(ALICE.to_string()))]),
+    )
+    .await;
+    assert!(
+        a.content().contains("Player2 fordert Player1 heraus")
+            && a.content().contains("7 Tage pro Zug, freundschaftlich"),
+        "{}",
+        a.content()
+    );
+    let accept = a
+        .buttons()
+        .into_iter()
+        .find(|b| b.starts_with("accept:"))
+        .expect("Accept");
+    let before = fake.calls().len();
+    let id = fake.button(ALICE, "de", CHANNEL, &accept);
+    let a = answer(&fake, &id).await;
+    assert!(a.content().contains("Partie #1 beginnt"), "{}", a.content());
+    let a = command(
+        &fake,
+        CAROL,
+        "en-US",
+        CHANNEL,
+        "games",
+        json!([opt("server", 5, json!(true))]),
+    )
+    .await;
+    assert!(
+        a.ephemeral()
+            && a.content()
+                .contains("Laufende Partien auf diesem Server (1):\n#1 ☗"),
+        "{}",
+        a.content()
+    );
+    // Threads are off here: no thread was opened for the game.
+    let threads = format!("/channels/{CHANNEL}/threads");
+    assert!(
+        !fake.calls_from(before).iter().any(|c| c.path == threads),
+        "a thread was opened"
+    );
+    let a = command(&fake, ALICE, "en-US", CHANNEL, "privacy", json!([])).await;
+    assert!(
+        a.ephemeral()
+            && a.content().starts_with("Was komadai über dich speichert")
+            && a.content().contains("1 Partie (1 laufend)"),
+        "{}",
+        a.content()
+    );
+    assert_eq!(a.buttons(), vec![format!("erase-yes:{ALICE}")]);
+    let id = fake.button(CAROL, "en-US", CHANNEL, &format!("erase-yes:{ALICE}"));
+    assert!(answer(&fake, &id)
+        .await
+        .content()
+        .contains("jemand anderem"));
+    let id = fake.button(ALICE, "en-US", CHANNEL, &format!("erase-yes:{ALICE}"));
+    let a = answer(&fake, &id).await;
+    assert!(
+        a.content().starts_with("Du spielst noch 1 Partie"),
+        "{}",
+        a.content()
+    );
+    bot.shutdown().await;
+}

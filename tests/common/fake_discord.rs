@@ -890,16 +890,46 @@ impl Fake {
         name: &str,
         options: Value,
     ) -> String {
-        let mut users = serde_json::Map::new();
-        for o in options.as_array().into_iter().flatten() {
-            if let Some(id) = o["value"].as_str().filter(|_| o["type"] == 6) {
-                let id: u64 = id.parse().unwrap_or(1);
-                users.insert(id.to_string(), user_json(id));
-            }
-        }
-        let data = json!({"id": "500000000000000001", "name": name, "type": 1,
-                          "options": options, "resolved": {"users": users}});
-        self.dispatch_in(guild, 2, user, locale, channel, data, Value::Null)
+        self.dispatch_in(
+            guild,
+            2,
+            user,
+            locale,
+            channel,
+            command_data(name, options),
+            Value::Null,
+        )
+    }
+
+    /// [`Fake::command`] from a member without any permission (so without
+    /// Manage Server).
+    pub fn command_unprivileged(
+        &self,
+        user: u64,
+        locale: &str,
+        channel: u64,
+        name: &str,
+        options: Value,
+    ) -> String {
+        let data = command_data(name, options);
+        let member = json!({
+            "user": user_json(user),
+            "roles": [],
+            "joined_at": TIMESTAMP,
+            "deaf": false,
+            "mute": false,
+            "flags": 0,
+            "permissions": "0",
+        });
+        self.dispatch_in(
+            GUILD,
+            2,
+            user,
+            locale,
+            channel,
+            data,
+            json!({ "member": member }),
+        )
     }
 
     /// [`Fake::button`] in another server.
@@ -1025,4 +1055,18 @@ impl Fake {
             .filter(|c| c.method == "POST" && c.path == path && c.ok())
             .collect()
     }
+}
+
+/// A slash command's interaction data; user options (`type` 6) get their
+/// `resolved` entry.
+fn command_data(name: &str, options: Value) -> Value {
+    let mut users = serde_json::Map::new();
+    for o in options.as_array().into_iter().flatten() {
+        if let Some(id) = o["value"].as_str().filter(|_| o["type"] == 6) {
+            let id: u64 = id.parse().unwrap_or(1);
+            users.insert(id.to_string(), user_json(id));
+        }
+    }
+    json!({"id": "500000000000000001", "name": name, "type": 1,
+           "options": options, "resolved": {"users": users}})
 }
