@@ -29,6 +29,10 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
+    // `--each`: also one line per position (nodes and time of df-pn).
+    let each = std::env::args().any(|a| a == "--each");
+    // `--no-solve`: df-pn only (what is compared with cshogi).
+    let no_solve = std::env::args().any(|a| a == "--no-solve");
     if files.is_empty() {
         files = vec!["data/puzzles.tsv".into(), "data/tsume_hard.tsv".into()];
     }
@@ -40,6 +44,24 @@ fn main() {
             .map(|p| (p.position().expect("valid position"), p.plies))
             .collect();
         let n = set.len() as f64;
+        if each {
+            for (pos, plies) in &set {
+                let start = Instant::now();
+                let mut df = Dfpn::new(NODES);
+                let r = df.prove(pos);
+                println!(
+                    "  {plies:>2} plies {:>9} nodes {:>9.1} us {} {}",
+                    df.nodes(),
+                    start.elapsed().as_secs_f64() * 1e6,
+                    if matches!(r, Proof::Mate { .. }) {
+                        "mate"
+                    } else {
+                        "??"
+                    },
+                    pos.to_sfen()
+                );
+            }
+        }
         let mut proved = 0;
         let mut nodes = 0;
         let mut times = Vec::new();
@@ -67,6 +89,9 @@ fn main() {
             t * 1e3,
             t / n * 1e6
         );
+        if no_solve {
+            continue;
+        }
         let mut times = Vec::new();
         let mut exact = 0;
         for run in 0..RUNS {

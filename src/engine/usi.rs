@@ -2,7 +2,10 @@
 //! runners. Commands: `usi`, `isready`, `setoption`, `usinewgame`,
 //! `position startpos|sfen … [moves …]`, `go` (with `byoyomi`, `btime`,
 //! `wtime`, `binc`, `winc`, `movetime`, `nodes`, `depth`, `infinite`),
-//! `stop`, `ponderhit`, `gameover`, `quit`. Answers `bestmove win` when the side
+//! `stop`, `ponderhit`, `gameover`, `quit`, and `go mate <ms>|infinite` (tsume:
+//! `checkmate <moves>`, `checkmate nomate` or `checkmate timeout`, the moves
+//! being the shortest mate from the position, attacker to move, with the
+//! stubbornest defence). Answers `bestmove win` when the side
 //! to move may declare under the entering-king rule (27 points, standard
 //! shogi). The search runs on its own thread so
 //! `stop` is heard at once.
@@ -17,6 +20,14 @@ use crate::shogi::{declaration_check, Color, Move, Position, Variant};
 
 use super::level::{choose_move, Level};
 use super::search::{Info, Limits, SearchResult, Searcher};
+use crate::tsume::{solve_with, Limits as MateLimits, Verdict};
+
+/// Node budget of `go mate` (for df-pn, and as many for the exact search
+/// of the shortest mate). The time limit is the GUI's.
+const MATE_NODES: u64 = 20_000_000;
+/// Mates up to this long are answered with the shortest line; longer ones
+/// with df-pn's line (a mate, perhaps not the shortest).
+const MATE_MAX_PLIES: u32 = 31;
 
 /// Runs the USI loop on standard input and output until `quit` or end of input.
 pub fn run_stdio() -> std::io::Result<()> {
@@ -43,7 +54,7 @@ struct Session {
     level: Level,
     seed: u64,
     searcher: Option<Searcher>,
-    running: Option<(Arc<AtomicBool>, JoinHandle<Searcher>)>,
+    running: Option<(Arc<AtomicBool>, JoinHandle<Option<Searcher>>)>,
 }
 
 /// Runs the USI loop on any input and output (used by the tests).
@@ -105,6 +116,10 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> std::i
                     say(&out, &format!("info string error: {e}"));
                 }
             }
+            "go" if rest.first() == Some(&"mate") => {
+                s.wait();
+                s.go_mate(rest.get(1).copied(), &out);
+            }
             "go" => {
                 s.wait();
                 s.go(&rest, &out);
@@ -127,7 +142,7 @@ impl Session {
     fn wait(&mut self) {
         if let Some((stop, handle)) = self.running.take() {
             stop.store(true, Ordering::Relaxed);
-            if let Ok(searcher) = handle.join() {
+            if let Ok(Some(searcher)) = handle.join() {
                 self.searcher = Some(searcher);
             }
         }
@@ -322,7 +337,45 @@ impl Session {
                 Some(m) => say(&out, &format!("bestmove {m}")),
                 None => say(&out, "bestmove resign"),
             }
-            searcher
+            Some(searcher)
+        });
+        self.running = Some((stop, handle));
+    }
+
+    /// `go mate <ms>|infinite`: the shortest mate for the side to move, on
+    /// its own thread. A mate proven before `stop` or the time limit is
+    /// still answered (perhaps not the shortest); else `checkmate timeout`.
+    fn go_mate<W: Write + Send + 'static>(&mut self, arg: Option<&str>, out: &Out<W>) {
+        let start = Instant::now();
+        let deadline = match arg {
+            None | Some("infinite") => None,
+            Some(ms) => Some(start + Duration::from_millis(ms.parse::<u64>().unwrap_or(0))),
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = MateLimits {
+            nodes: MATE_NODES,
+            stop: Some(stop.clone()),
+            deadline,
+        };
+        let pos = self.position.clone();
+        let out = out.clone();
+        let handle = std::thread::spawn(move || {
+            let mut proven: Option<Vec<Move>> = None;
+            let verdict = solve_with(&pos, &limits, MATE_MAX_PLIES, |line| {
+                proven = Some(line.to_vec());
+            });
+            let moves = |line: &[Move]| {
+                let v: Vec<String> = line.iter().map(ToString::to_string).collect();
+                format!("checkmate {}", v.join(" "))
+            };
+            let answer = match (verdict, proven) {
+                (Verdict::Mate { line, .. }, _) => moves(&line),
+                (Verdict::NoMate, _) => "checkmate nomate".to_string(),
+                (Verdict::Unknown, Some(line)) => moves(&line),
+                (Verdict::Unknown, None) => "checkmate timeout".to_string(),
+            };
+            say(&out, &answer);
+            None
         });
         self.running = Some((stop, handle));
     }

@@ -26,6 +26,10 @@
 //! it was found with, which may in rare cases hide a mate reached by
 //! another path, never invent one.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
 use super::checks;
 use crate::shogi::{between, Hand, Move, PieceKind, Position};
 
@@ -333,6 +337,8 @@ struct Child {
     len: u16,
     /// Proof or disproof hand once solved.
     solved_hand: Pack,
+    /// Not in the table when the node was expanded.
+    fresh: bool,
 }
 
 /// A df-pn mate searcher with its transposition table and node budget.
@@ -344,7 +350,20 @@ pub struct Dfpn {
     kids: Vec<Child>,
     nodes: u64,
     limit: u64,
+    /// Set by the caller to stop the search (checked every few nodes).
+    stop: Option<Arc<AtomicBool>>,
+    /// The caller's deadline (checked every few nodes).
+    deadline: Option<Instant>,
+    /// The stop flag or the deadline ended the search.
+    halted: bool,
+    /// The node count at which to look at the stop flag and deadline next.
+    next_poll: u64,
+    /// The length of the root's proof (an upper bound of the shortest mate).
+    root_len: Option<u32>,
 }
+
+/// How many nodes pass between two looks at the stop flag and the deadline.
+const POLL: u64 = 1024;
 
 /// The hand kind captured by `mv`, if it captures.
 #[inline]
@@ -365,7 +384,49 @@ impl Dfpn {
             kids: Vec::new(),
             nodes: 0,
             limit: node_limit,
+            stop: None,
+            deadline: None,
+            halted: false,
+            next_poll: 0,
+            root_len: None,
         }
+    }
+
+    /// Also stops when `stop` is set or at `deadline` (both the caller's;
+    /// the search only compares against them). The result is then
+    /// [`Proof::Unknown`] unless it was already decided.
+    #[must_use]
+    pub fn with_stop(mut self, stop: Option<Arc<AtomicBool>>, deadline: Option<Instant>) -> Dfpn {
+        self.stop = stop;
+        self.deadline = deadline;
+        self
+    }
+
+    /// The length in plies of the mate the last [`Dfpn::prove`] proved: an
+    /// upper bound of the shortest mate (the attacker's quickest proven
+    /// check, the defender's longest proven defence), whatever became of the
+    /// main line in the table.
+    #[must_use]
+    pub fn proven_plies(&self) -> Option<u32> {
+        self.root_len
+    }
+
+    /// The node budget is spent, or the caller stopped the search.
+    #[inline]
+    fn spent(&mut self) -> bool {
+        if self.nodes >= self.limit || self.halted {
+            return true;
+        }
+        if self.nodes >= self.next_poll && (self.stop.is_some() || self.deadline.is_some()) {
+            self.next_poll = self.nodes + POLL;
+            let stopped = self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed));
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.halted = stopped || late;
+        }
+        self.halted
     }
 
     /// Nodes expanded so far.
@@ -377,8 +438,10 @@ impl Dfpn {
     /// Proves or disproves mate for the side to move (the attacker).
     pub fn prove(&mut self, root: &Position) -> Proof {
         let hand = Pack::of(root.hand(root.side_to_move()));
+        self.root_len = None;
         let r = self.mid(root, hand, true, INF, INF);
         if r.pn == 0 {
+            self.root_len = Some(u32::from(r.len));
             Proof::Mate {
                 line: self.line(root),
             }
@@ -423,7 +486,10 @@ impl Dfpn {
             return r;
         }
         let start = self.kids.len();
-        let mut mated = false;
+        // First what the table knows of every child: a check already known
+        // to mate proves this node without a look at the others.
+        let mut fresh = false;
+        let mut proven = false;
         for &mv in &moves {
             let (cb, ck) = pos.keys_after(mv);
             let ch = if or {
@@ -439,52 +505,24 @@ impl Dfpn {
             };
             let f = if self.path.contains(&ck) || ck == pos.key() {
                 // Repetition: no mate along this path.
-                Found {
+                Some(Found {
                     pn: INF,
                     dn: 0,
                     len: 0,
                     hand: ch,
-                }
+                })
             } else {
-                match self.tt.get(cb, ch) {
-                    Some(f) => f,
-                    // df-pn+: a new defender's node starts with its number
-                    // of evasions as proof number (one expansion early: it
-                    // costs a move count per check, and saves more nodes on
-                    // long mates than it costs on short ones).
-                    None if or && !mated => {
-                        let child = pos.after(mv);
-                        match child.count_legal_moves() {
-                            // Checkmate: proven here, and the other checks
-                            // need no count any more.
-                            0 => {
-                                mated = true;
-                                let f = Found {
-                                    pn: 0,
-                                    dn: INF,
-                                    len: 0,
-                                    hand: self.proof_extra(&child, ch, Pack::EMPTY),
-                                };
-                                // Stored for the main line.
-                                self.tt.put(cb, ch, f, 1);
-                                f
-                            }
-                            n => Found {
-                                pn: u32::try_from(n).unwrap_or(INF - 1).min(INF - 1),
-                                dn: 1,
-                                len: 0,
-                                hand: ch,
-                            },
-                        }
-                    }
-                    None => Found {
-                        pn: 1,
-                        dn: 1,
-                        len: 0,
-                        hand: ch,
-                    },
-                }
+                self.tt.get(cb, ch)
             };
+            let is_fresh = f.is_none();
+            fresh |= is_fresh;
+            let f = f.unwrap_or(Found {
+                pn: 1,
+                dn: 1,
+                len: 0,
+                hand: ch,
+            });
+            proven |= f.pn == 0;
             self.kids.push(Child {
                 mv,
                 hand: ch,
@@ -492,7 +530,41 @@ impl Dfpn {
                 dn: f.dn,
                 len: f.len,
                 solved_hand: f.hand,
+                fresh: is_fresh,
             });
+        }
+        if or && fresh && !proven {
+            // df-pn+: a new defender's node starts with its number of
+            // evasions as proof number (one expansion early: it costs a move
+            // count per check, and saves more nodes on long mates than it
+            // costs on short ones). A check that mates is proven here, and
+            // the other checks need no count any more.
+            for i in start..self.kids.len() {
+                let c = self.kids[i];
+                if !c.fresh {
+                    continue;
+                }
+                let child = pos.after(c.mv);
+                match child.count_legal_moves() {
+                    0 => {
+                        let h = self.proof_extra(&child, c.hand, Pack::EMPTY);
+                        let f = Found {
+                            pn: 0,
+                            dn: INF,
+                            len: 0,
+                            hand: h,
+                        };
+                        let k = &mut self.kids[i];
+                        k.pn = 0;
+                        k.dn = INF;
+                        k.solved_hand = h;
+                        // Stored for the main line.
+                        self.tt.put(child.board_key(), c.hand, f, 1);
+                        break;
+                    }
+                    n => self.kids[i].pn = u32::try_from(n).unwrap_or(INF - 1).min(INF - 1),
+                }
+            }
         }
         let end = self.kids.len();
         if !or {
@@ -542,7 +614,7 @@ impl Dfpn {
             let min1 = min1.min(INF);
             let sum = if min1 == 0 { INF } else { sum.min(INF - 1) };
             let (pn, dn) = if or { (min1, sum) } else { (sum, min1) };
-            if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.nodes >= self.limit {
+            if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.spent() {
                 break (pn, dn);
             }
             // The 1+ε trick: the best child may run a quarter past the

@@ -6,8 +6,12 @@
 //! shortest mate; the memo makes the deepening and the questions a puzzle asks
 //! (unique first move, stubborn defence, is this answer still good) cheap.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
 use super::{checks, KeyMap};
-use crate::shogi::{Move, Position};
+use crate::shogi::{Move, MoveList, Position};
 
 #[derive(Clone, Copy, Debug)]
 struct Bound {
@@ -15,6 +19,11 @@ struct Bound {
     mate: u32,
     /// No mate within this many plies is proven (`None`: not known).
     no_mate: Option<u32>,
+    /// The move that decided the last search of this position: the mating
+    /// check (attacker) or the refuting defence (defender). Tried first the
+    /// next time: iterative deepening asks the same question one step
+    /// deeper, and the same move usually answers it.
+    best: Option<Move>,
 }
 
 /// How stubborn a defence is: plies left (`u32::MAX`: escapes), not a drop,
@@ -24,7 +33,21 @@ type Score = (u32, bool, bool);
 const UNKNOWN: Bound = Bound {
     mate: u32::MAX,
     no_mate: None,
+    best: None,
 };
+
+/// How many nodes pass between two looks at the stop flag and the deadline.
+const POLL: u64 = 1024;
+
+/// `moves` with `first` (if it is among them) moved to the front.
+fn first_of(mut moves: MoveList, first: Option<Move>) -> MoveList {
+    if let Some(f) = first {
+        if let Some(i) = moves.iter().position(|&m| m == f) {
+            moves[..=i].rotate_right(1);
+        }
+    }
+    moves
+}
 
 /// Exact mate-within-N solver with a memo and a node budget.
 ///
@@ -35,6 +58,9 @@ pub struct MateSolver {
     nodes: u64,
     limit: u64,
     aborted: bool,
+    stop: Option<Arc<AtomicBool>>,
+    deadline: Option<Instant>,
+    next_poll: u64,
 }
 
 impl MateSolver {
@@ -46,7 +72,23 @@ impl MateSolver {
             nodes: 0,
             limit: node_limit,
             aborted: false,
+            stop: None,
+            deadline: None,
+            next_poll: 0,
         }
+    }
+
+    /// Also gives up (like a spent budget) when `stop` is set or at
+    /// `deadline`, both the caller's.
+    #[must_use]
+    pub fn with_stop(
+        mut self,
+        stop: Option<Arc<AtomicBool>>,
+        deadline: Option<Instant>,
+    ) -> MateSolver {
+        self.stop = stop;
+        self.deadline = deadline;
+        self
     }
 
     /// Nodes visited so far.
@@ -166,13 +208,18 @@ impl MateSolver {
         let mut pos = pos.clone();
         let mut left = plies;
         while left > 0 {
-            // Attacker: the check with the shortest remaining mate.
+            // Attacker: the first check with the shortest remaining mate.
+            // `left` is the shortest mate here, so a check that mates
+            // within `left - 1` needs exactly that: no need to look further.
             let mut pick: Option<(Move, u32)> = None;
             for m in checks(&pos) {
                 let after = pos.after(m);
                 if let Some(l) = self.shortest_defended(&after, left - 1)? {
                     if pick.is_none_or(|(_, b)| l < b) {
                         pick = Some((m, l));
+                    }
+                    if l + 1 >= left {
+                        break;
                     }
                 }
             }
@@ -196,6 +243,17 @@ impl MateSolver {
         if self.nodes > self.limit {
             self.aborted = true;
         }
+        if self.nodes >= self.next_poll && (self.stop.is_some() || self.deadline.is_some()) {
+            self.next_poll = self.nodes + POLL;
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+                || self.deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                self.aborted = true;
+            }
+        }
         self.aborted
     }
 
@@ -203,7 +261,7 @@ impl MateSolver {
         self.memo.get(&key).copied().unwrap_or(UNKNOWN)
     }
 
-    fn store(&mut self, key: u64, d: u32, mate: bool) {
+    fn store(&mut self, key: u64, d: u32, mate: bool, best: Option<Move>) {
         if self.aborted {
             return;
         }
@@ -212,6 +270,9 @@ impl MateSolver {
             b.mate = b.mate.min(d);
         } else {
             b.no_mate = Some(b.no_mate.map_or(d, |n| n.max(d)));
+        }
+        if best.is_some() {
+            b.best = best;
         }
     }
 
@@ -231,18 +292,18 @@ impl MateSolver {
         if self.tick() {
             return false;
         }
-        let mut found = false;
-        for m in checks(pos) {
+        let mut found = None;
+        for m in first_of(checks(pos), b.best) {
             if self.defend(&pos.after(m), d - 1) {
-                found = true;
+                found = Some(m);
                 break;
             }
             if self.aborted {
                 return false;
             }
         }
-        self.store(key, d, found);
-        found
+        self.store(key, d, found.is_some(), found);
+        found.is_some()
     }
 
     /// Defender to move (in check): mated within `d` plies?
@@ -262,15 +323,21 @@ impl MateSolver {
             return false;
         }
         let moves = pos.legal_moves();
+        let mut refute = None;
         let mated = if moves.is_empty() {
             true
         } else if d == 0 {
             false
         } else {
+            // The last refutation first, then board moves (the king's and
+            // captures escape most often), drops last.
+            let mut order = moves.clone();
+            order.sort_by_key(|&m| (Some(m) != b.best, m.is_drop()));
             let mut all = true;
-            for &m in &moves {
+            for m in order {
                 if !self.attack(&pos.after(m), d - 1) {
                     all = false;
+                    refute = Some(m);
                     break;
                 }
             }
@@ -280,9 +347,9 @@ impl MateSolver {
             return false;
         }
         if moves.is_empty() {
-            self.store(key, 0, true);
+            self.store(key, 0, true, None);
         } else {
-            self.store(key, d, mated);
+            self.store(key, d, mated, refute);
         }
         mated
     }

@@ -24,6 +24,10 @@ pub mod puzzles;
 pub use dfpn::{Dfpn, Proof};
 pub use exact::MateSolver;
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
 use crate::shogi::{
     attacks, between, bishop_attacks, bishop_pseudo, dead_squares, king_attacks, lance_attacks,
     lance_ray, line, rook_attacks, rook_pseudo, step_attacks, Bitboard, Move, MoveList, PieceKind,
@@ -47,36 +51,135 @@ pub enum Verdict {
     Unknown,
 }
 
-/// Solves a position with the attacker (side to move) to move. First the
-/// exact search looks for the shortest mate within `max_plies` and builds the
-/// main line with the stubbornest defence; when there is none that short (or
-/// the node budget runs out), df-pn proves mate or no mate within `nodes`.
+/// Solves a position with the attacker (side to move) to move: the shortest
+/// mate and a main line with the stubbornest defence, or no mate.
+///
+/// How: df-pn proves mate (or no mate) within `nodes`, however long the
+/// mate. A proven mate has a length `L` (the proof's quickest attack against
+/// its longest defence), an upper bound of the shortest mate, which makes
+/// the exact search bounded: it deepens from 1 ply up to `L - 2` (or
+/// `max_plies`); if it finds nothing shorter, `L` is the shortest. So a mate
+/// of at most `max_plies` plies is always reported with its shortest length;
+/// when the exact search cannot settle it within its own `nodes` the answer
+/// is [`Verdict::Unknown`] rather than a longer mate.
 ///
 /// A mate longer than `max_plies` is reported with df-pn's main line, whose
-/// length is an upper bound, not necessarily the shortest.
-///
-/// Why this order: the app needs the shortest mate and a main line with
-/// the stubbornest defence, which df-pn does not give (it proves some mate,
-/// not the shortest); the exact search settles short mates in a few
-/// thousand nodes. df-pn (which proves every shipped puzzle within a few
-/// thousand nodes) answers for longer mates and for "no mate".
+/// length is an upper bound, not necessarily the shortest. When df-pn finds
+/// no mate (or gives up), the exact search still looks within `max_plies`
+/// (at most 13 plies after a disproof: a df-pn disproof through a
+/// repetition can, rarely, hide a mate).
 #[must_use]
 pub fn solve(pos: &Position, nodes: u64, max_plies: u32) -> Verdict {
-    let mut exact = MateSolver::new(nodes);
-    if let Some(Some(plies)) = exact.shortest(pos, max_plies) {
-        if let Some(line) = exact.main_line(pos, plies) {
-            return Verdict::Mate { plies, line };
+    solve_with(pos, &Limits::nodes(nodes), max_plies, |_| {})
+}
+
+/// The limits of [`solve_with`]: a node budget for each of the two
+/// searches, and the caller's stop flag and deadline (the searches compare
+/// against them, never choose a time themselves).
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Nodes for df-pn, and as many again for the exact search.
+    pub nodes: u64,
+    /// Set by the caller to stop.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// The caller's deadline.
+    pub deadline: Option<Instant>,
+}
+
+impl Limits {
+    /// Only a node budget.
+    #[must_use]
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes,
+            ..Limits::default()
         }
     }
-    let mut df = Dfpn::new(nodes);
-    match df.prove(pos) {
-        Proof::NoMate => Verdict::NoMate,
-        Proof::Unknown => Verdict::Unknown,
-        Proof::Mate { line } => Verdict::Mate {
+}
+
+/// [`solve`] with a stop flag and a deadline. `proven` hears of a mating
+/// line as soon as df-pn has proven one (legal, every attacker move a check,
+/// ending in checkmate; not necessarily the shortest), so that a caller who
+/// stops the search early still has a mate to show.
+pub fn solve_with(
+    pos: &Position,
+    limits: &Limits,
+    max_plies: u32,
+    mut proven: impl FnMut(&[Move]),
+) -> Verdict {
+    let mut exact = MateSolver::new(limits.nodes).with_stop(limits.stop.clone(), limits.deadline);
+    let mut df = Dfpn::new(limits.nodes).with_stop(limits.stop.clone(), limits.deadline);
+    let (bound, df_line) = match df.prove(pos) {
+        Proof::Mate { line } => {
+            let ok = is_mating_line(pos, &line);
+            if ok {
+                proven(&line);
+            }
+            let bound = df.proven_plies().unwrap_or(u32::MAX);
+            (Some(bound), ok.then_some(line))
+        }
+        Proof::NoMate => (None, None),
+        Proof::Unknown => {
+            // Undecided: only the exact search can still answer.
+            return match exact.shortest(pos, max_plies) {
+                Some(Some(plies)) => match exact.main_line(pos, plies) {
+                    Some(line) => Verdict::Mate { plies, line },
+                    None => Verdict::Unknown,
+                },
+                _ => Verdict::Unknown,
+            };
+        }
+    };
+    let Some(bound) = bound else {
+        // df-pn: no mate. The exact search looks once more within
+        // `max_plies` (at most 13); a budget it cannot finish in leaves
+        // df-pn's word.
+        return match exact.shortest(pos, max_plies.min(13)) {
+            Some(Some(plies)) => match exact.main_line(pos, plies) {
+                Some(line) => Verdict::Mate { plies, line },
+                None => Verdict::NoMate,
+            },
+            _ => Verdict::NoMate,
+        };
+    };
+    // Nothing shorter than `bound` within `max_plies`?
+    let cap = bound.saturating_sub(2).min(max_plies);
+    let line = match exact.shortest(pos, cap) {
+        Some(Some(plies)) => exact.main_line(pos, plies),
+        // The proof's length is the shortest: the exact main line, or
+        // df-pn's if the budget runs out and it is that long.
+        Some(None) if bound <= max_plies => exact
+            .main_line(pos, bound)
+            .or_else(|| df_line.filter(|l| l.len() as u32 == bound)),
+        // Longer than `max_plies`, or not settled with a proof longer
+        // than that: df-pn's line, an upper bound.
+        _ if bound > max_plies => df_line.filter(|l| l.len() as u32 > max_plies),
+        _ => None,
+    };
+    match line {
+        Some(line) => Verdict::Mate {
             plies: line.len() as u32,
             line,
         },
+        None => Verdict::Unknown,
     }
+}
+
+/// Whether `line` is a mate: legal moves, every attacker move a check, the
+/// defender checkmated at the end.
+#[must_use]
+pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
+    if line.len() % 2 == 0 {
+        return false;
+    }
+    let mut q = pos.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if !q.is_legal(m) || (i % 2 == 0 && !q.gives_check(m)) {
+            return false;
+        }
+        q.play_unchecked(m);
+    }
+    q.is_checkmate()
 }
 
 /// The attacker's checking moves (legal moves that give check), in the
