@@ -458,7 +458,7 @@ impl Console {
             "follow" => {
                 kv.only(&["game"])?;
                 let member = kv.mention();
-                let stop = kv.positional.iter().any(|p| *p == "stop");
+                let stop = kv.positional.contains(&"stop");
                 let m = member.map(|n| (user_id(&n), n));
                 self.app.follow(
                     caller,
