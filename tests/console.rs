@@ -964,6 +964,21 @@ fn vacation_pauses_deadlines_exactly_across_restarts(b: Backend) {
         t[t.len() - 1]
     );
 
+    // Both away: the one who comes back first does not restart the other's
+    // clock.
+    let c = Console::on(b);
+    let out = without_console(c.run(&format!(
+        "{opening}alice move P-2f\nbob vacation on\nalice vacation on\nalice vacation off\n:clock +10d\n:tick\nbob vacation off\n"
+    )));
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(t[7].contains("0 games resumed"), "{}", t[7]);
+    assert!(!t.iter().any(|x| x.contains("is over")), "{t:#?}");
+    assert!(
+        t.last().unwrap().contains("1 game resumed"),
+        "{}",
+        t.last().unwrap()
+    );
+
     // A game that becomes the turn of a player on vacation starts paused.
     let c = Console::on(b);
     let out = without_console(c.run(&format!("{opening}alice move P-2f\nalice vacation on\nbob move P-8d\n:clock +10d\n:tick\nalice vacation off\n")));

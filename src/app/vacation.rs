@@ -138,13 +138,19 @@ impl App {
         if !tx.end_vacation(user, since, end - since)? {
             return Ok(0);
         }
-        let resumed = tx.resume_deadlines_of(user, end)?;
+        let mut resumed = 0;
         for g in tx.active_games_of(user)? {
-            if is_correspondence(&g) {
-                tell(tx, g.id, user, Away::Off, now)?;
+            if !is_correspondence(&g) {
+                continue;
             }
+            // Only the games in which they are to move were paused for
+            // them: a game paused for an opponent who is away stays paused.
+            if to_move_of(&g) == user && tx.resume_deadline(g.id, end)? {
+                resumed += 1;
+            }
+            tell(tx, g.id, user, Away::Off, now)?;
         }
-        Ok(resumed.len())
+        Ok(resumed)
     }
 
     /// For the scheduler: ends the vacations whose allowance ran out by

@@ -300,23 +300,15 @@ impl Tx<'_> {
         Ok(n == 1)
     }
 
-    /// Restores the paused deadlines of `user`'s active games as now + the
-    /// seconds they had left. Returns the resumed games' ids.
-    pub fn resume_deadlines_of(&self, user: i64, now: i64) -> StoreResult<Vec<i64>> {
-        let ids: Vec<i64> = self.c().all(
-            "SELECT id FROM games WHERE status = 'active' AND paused_left IS NOT NULL
-                AND (sente = ?1 OR gote = ?1) ORDER BY id",
-            args![user],
-            |r| r.get(0),
+    /// Restores game `game_id`'s paused deadline as `at` + the seconds it
+    /// had left; false when it was not paused.
+    pub fn resume_deadline(&self, game_id: i64, at: i64) -> StoreResult<bool> {
+        let n = self.c().exec(
+            "UPDATE games SET deadline = ?2 + paused_left, paused_left = NULL
+             WHERE id = ?1 AND status = 'active' AND paused_left IS NOT NULL",
+            args![game_id, at],
         )?;
-        for &id in &ids {
-            self.c().exec(
-                "UPDATE games SET deadline = ?2 + paused_left, paused_left = NULL
-                 WHERE id = ?1 AND paused_left IS NOT NULL",
-                args![id, now],
-            )?;
-        }
-        Ok(ids)
+        Ok(n == 1)
     }
 
     /// Clears a paused deadline (the game ended, or the turn passed on).
