@@ -816,15 +816,7 @@ impl Fake {
             "data": data,
             "guild_id": guild.to_string(),
             "channel_id": channel.to_string(),
-            "member": {
-                "user": user_json(user),
-                "roles": [],
-                "joined_at": TIMESTAMP,
-                "deaf": false,
-                "mute": false,
-                "flags": 0,
-                "permissions": "2251799813685247",
-            },
+            "member": member_json(user, "2251799813685247"),
             "locale": locale,
             "guild_locale": "en-US",
             "entitlements": [],
@@ -912,15 +904,7 @@ impl Fake {
         options: Value,
     ) -> String {
         let data = command_data(name, options);
-        let member = json!({
-            "user": user_json(user),
-            "roles": [],
-            "joined_at": TIMESTAMP,
-            "deaf": false,
-            "mute": false,
-            "flags": 0,
-            "permissions": "0",
-        });
+        let member = member_json(user, "0");
         self.dispatch_in(
             GUILD,
             2,
@@ -1069,4 +1053,18 @@ fn command_data(name: &str, options: Value) -> Value {
     }
     json!({"id": "500000000000000001", "name": name, "type": 1,
            "options": options, "resolved": {"users": users}})
+}
+
+/// A guild member as interactions carry it, with `permissions` (a bit set
+/// as a decimal string).
+fn member_json(user: u64, permissions: &str) -> Value {
+    json!({
+        "user": user_json(user),
+        "roles": [],
+        "joined_at": TIMESTAMP,
+        "deaf": false,
+        "mute": false,
+        "flags": 0,
+        "permissions": permissions,
+    })
 }
