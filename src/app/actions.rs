@@ -7,7 +7,7 @@ use super::{
     App, AppError, AppResult, BoardView, ButtonAction, Caller, Place, Reply, Visibility, DAY,
 };
 use crate::notation::{write_record, GameRecord, RecordFormat};
-use crate::shogi::{EnteringKingRule, Game, Move, Outcome};
+use crate::shogi::{EnteringKingRule, Game, Move, Outcome, WinReason};
 use crate::store::Reader;
 
 use super::play::*;
@@ -197,7 +197,8 @@ impl App {
             let result = match action {
                 Action::Resign => {
                     // Ask first, with buttons only the caller sees.
-                    let abort = l.game.clone().resign(color) == Ok(Outcome::Aborted);
+                    let abort = l.game.clone().resign(color) == Ok(Outcome::Aborted)
+                        && tx.league_of_game(l.row.id)?.is_none();
                     let mut r = Reply::private(
                         Msg::ConfirmResign {
                             game_id: l.row.id,
@@ -212,7 +213,12 @@ impl App {
                     return Ok(r);
                 }
                 Action::ResignConfirmed => l.game.resign(color),
-                Action::Abort => l.game.abort(),
+                Action::Abort => {
+                    if tx.league_of_game(l.row.id)?.is_some() {
+                        return Err(Refusal::NoAbortInLeague.into());
+                    }
+                    l.game.abort()
+                }
                 Action::Declare => {
                     if l.game.position().side_to_move() != color {
                         let to_move = Self::who(tx, l.to_move())?;
@@ -252,6 +258,12 @@ impl App {
             let outcome = match result {
                 Ok(o) => o,
                 Err(e) => return Err(refusal_of(e).into()),
+            };
+            let outcome = if action == Action::ResignConfirmed {
+                // League games count: an early resignation is a loss.
+                Self::league_outcome(tx, l.row.id, outcome, color, WinReason::Resignation)?
+            } else {
+                outcome
             };
             let ending = Self::finish(tx, &l, outcome, now)?;
             l.row.status = "finished".into();

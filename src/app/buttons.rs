@@ -24,6 +24,13 @@ impl App {
             }
             ButtonAction::ResignNo => self.resign_cancelled(caller, id, place),
             ButtonAction::EraseYes => self.erase(caller, id),
+            ButtonAction::LeagueJoin => self.league(caller, super::LeagueOp::Join(Some(id)), place),
+            ButtonAction::LeagueLeave => {
+                self.league(caller, super::LeagueOp::Leave(Some(id)), place)
+            }
+            ButtonAction::LeagueWithdraw => {
+                self.league(caller, super::LeagueOp::Withdraw(id), place)
+            }
             ButtonAction::ReplayFirst
             | ButtonAction::ReplayBack
             | ButtonAction::ReplayNext

@@ -568,6 +568,97 @@ pub enum Msg {
         /// Days.
         days: i64,
     },
+    /// A league was created; members join with its button.
+    LeagueCreated {
+        /// The league.
+        league: LeagueInfo,
+        /// Who created it.
+        by: Who,
+    },
+    /// A member joined a league.
+    LeagueJoined {
+        /// The league (its player count includes them).
+        league: LeagueInfo,
+        /// Who.
+        who: Who,
+    },
+    /// A member left a league before its start.
+    LeagueLeft {
+        /// The league.
+        league: LeagueInfo,
+        /// Who.
+        who: Who,
+    },
+    /// A member withdrew from a running league: their running games were
+    /// resigned, their later pairings are lost.
+    LeagueWithdrew {
+        /// The league.
+        league: LeagueInfo,
+        /// Who.
+        who: Who,
+        /// The games resigned.
+        resigned: Vec<i64>,
+    },
+    /// Withdraw from a running league? (Its games left are lost.)
+    ConfirmWithdraw {
+        /// The league.
+        league: LeagueInfo,
+    },
+    /// A manager started a league before its date.
+    LeagueStartedNow {
+        /// The league.
+        league: LeagueInfo,
+    },
+    /// A round of a league begins (its pairings).
+    LeagueRound {
+        /// The league.
+        league: LeagueInfo,
+        /// The round.
+        round: i64,
+        /// Its pairings.
+        pairings: Vec<PairingLine>,
+    },
+    /// The pairings of a round (`/league pairings`).
+    LeaguePairings {
+        /// The league.
+        league: LeagueInfo,
+        /// The round.
+        round: i64,
+        /// Its pairings.
+        pairings: Vec<PairingLine>,
+    },
+    /// Said before a league game's start message.
+    LeagueGameIntro {
+        /// League.
+        league_id: i64,
+        /// Its name.
+        name: String,
+        /// The round.
+        round: i64,
+        /// Rounds in all.
+        rounds: i64,
+    },
+    /// The standings of a league (`last`: the final ones).
+    LeagueStandings {
+        /// The league.
+        league: LeagueInfo,
+        /// Best first.
+        rows: Vec<StandingLine>,
+        /// The league is over: the final standings.
+        last: bool,
+    },
+    /// A league was cancelled at its start for want of players.
+    LeagueCancelled {
+        /// The league.
+        league: LeagueInfo,
+        /// Players it needed.
+        need: usize,
+    },
+    /// The server's leagues, newest first.
+    LeagueList {
+        /// The leagues.
+        leagues: Vec<LeagueInfo>,
+    },
 }
 
 /// What a turning point of `/analyze` cost the player who made it.
@@ -614,6 +705,79 @@ pub enum FollowItem {
     GoneGame(i64),
     /// A member's games.
     Member(Who),
+}
+
+/// A league as messages show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeagueInfo {
+    /// Id.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+    /// `roundrobin`, `double` or `swiss`.
+    pub format: String,
+    /// Rounds (round robin: 0 before the start).
+    pub rounds: i64,
+    /// The round being played (0 before the start).
+    pub round: i64,
+    /// `standard` or `minishogi`.
+    pub variant: String,
+    /// Days per move.
+    pub days: i64,
+    /// Rated.
+    pub rated: bool,
+    /// Start.
+    pub starts_at: i64,
+    /// Most players.
+    pub max_players: i64,
+    /// Players (withdrawn ones included).
+    pub players: usize,
+    /// Of those, withdrawn.
+    pub withdrawn: usize,
+    /// `open`, `running`, `finished`, `cancelled`.
+    pub status: String,
+}
+
+/// A pairing of a league round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairingLine {
+    /// Board.
+    pub board: i64,
+    /// Sente.
+    pub sente: Who,
+    /// Gote (`None`: a bye).
+    pub gote: Option<Who>,
+    /// Its game, once started.
+    pub game_id: Option<i64>,
+    /// `sente`, `gote`, `draw`, `none`, once decided.
+    pub result: Option<String>,
+    /// How: `bye`, `forfeit`, or the game's ending (`resignation`, `timeout`...).
+    pub how: Option<String>,
+    /// Its game's thread or channel.
+    pub place: Option<i64>,
+}
+
+/// A line of league standings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StandingLine {
+    /// Place (shared on a complete tie).
+    pub place: usize,
+    /// The player.
+    pub who: Who,
+    /// Points in halves.
+    pub halves: i64,
+    /// Sonneborn-Berger in quarters.
+    pub sb_quarters: i64,
+    /// Wins.
+    pub wins: i64,
+    /// Draws.
+    pub draws: i64,
+    /// Losses.
+    pub losses: i64,
+    /// Pairings decided against an opponent (byes not counted).
+    pub played: usize,
+    /// Withdrew.
+    pub withdrawn: bool,
 }
 
 /// A live game of a server, for `/games server:`.
@@ -898,6 +1062,70 @@ pub enum Refusal {
     /// Today's daily puzzle is already solved.
     #[error("today's puzzle is already solved")]
     DailyAlreadySolved,
+    /// A league name is 1 to this many characters.
+    #[error("bad league name")]
+    BadLeagueName(usize),
+    /// Swiss rounds are 1 to this many.
+    #[error("bad number of Swiss rounds")]
+    BadSwissRounds(i64),
+    /// A round robin's rounds follow from its players.
+    #[error("rounds are for Swiss leagues")]
+    RoundsOnlySwiss,
+    /// A league takes between `min` and `max` players.
+    #[error("bad league size")]
+    BadLeagueSize {
+        /// Fewest.
+        min: i64,
+        /// Most.
+        max: i64,
+    },
+    /// The start is not a date.
+    #[error("bad league start {0}")]
+    BadLeagueStart(String),
+    /// The start is past, or too far ahead.
+    #[error("league start out of range")]
+    LeagueStartOutOfRange {
+        /// Days ahead at most.
+        days: i64,
+    },
+    /// The server has the most leagues open or running.
+    #[error("at most {0} leagues")]
+    TooManyLeagues(usize),
+    /// No such league on this server.
+    #[error("no such league")]
+    NoSuchLeague,
+    /// The league has started or ended.
+    #[error("the league is closed")]
+    LeagueClosed,
+    /// Already in the league.
+    #[error("already in the league")]
+    AlreadyInLeague,
+    /// The league has its most players.
+    #[error("the league is full")]
+    LeagueFull(i64),
+    /// Not in the league (or withdrawn).
+    #[error("not in the league")]
+    NotInLeague,
+    /// Too few players to start.
+    #[error("too few players")]
+    LeagueTooFew {
+        /// Joined.
+        have: usize,
+        /// Needed.
+        need: usize,
+    },
+    /// No pairings before the start.
+    #[error("the league has not started")]
+    LeagueNotStarted,
+    /// No such round.
+    #[error("no such round")]
+    NoSuchRound {
+        /// The last round there is.
+        last: i64,
+    },
+    /// League games cannot be aborted.
+    #[error("league games cannot be aborted")]
+    NoAbortInLeague,
 }
 
 /// Why a custom start position cannot begin a game.

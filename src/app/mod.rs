@@ -18,6 +18,7 @@ mod computer;
 mod danger;
 mod delivery;
 mod follow;
+mod league;
 mod learn;
 mod message;
 mod moves;
@@ -31,6 +32,7 @@ mod replay;
 mod scheduler;
 mod server;
 mod stored;
+mod tournament;
 mod vacation;
 
 use std::sync::{Arc, Mutex};
@@ -41,10 +43,14 @@ pub use caps::{Caps, CapsError, Rate};
 pub use challenges::{ChallengeOptions, DAYS_PER_MOVE, MAX_STAKE, POINTS_PER_GAME, START_TALER};
 pub use computer::{computer_id, computer_who, level_from, level_of, ComputerOptions, LADDER};
 pub use follow::{MAX_FOLLOWER_DMS, SERVER_GAMES_SHOWN};
+pub use league::{
+    parse_start, LeagueFormat, LeagueOp, LeagueOptions, MAX_LEAGUE_NAME, MAX_LEAGUE_PLAYERS,
+    MAX_SWISS_ROUNDS, MIN_LEAGUE_PLAYERS,
+};
 pub use learn::{Lesson, LESSONS};
 pub use message::{
-    ChallengeSummary, Ending, FollowItem, GameLine, Msg, Refusal, ServerGame, StartProblem, Swing,
-    Who,
+    ChallengeSummary, Ending, FollowItem, GameLine, LeagueInfo, Msg, PairingLine, Refusal,
+    ServerGame, StandingLine, StartProblem, Swing, Who,
 };
 pub use page::{check_token, page_token, GamePage, PageAnalysis};
 pub use play::{stored_outcome, ANNOUNCE_GRACE};
@@ -242,6 +248,13 @@ pub enum ButtonAction {
     ReplayLast,
     /// Erase the caller's data (`/privacy`), after the question.
     EraseYes,
+    /// Join a league (its id).
+    LeagueJoin,
+    /// Leave a league before its start; after it, ask whether to withdraw
+    /// (its id).
+    LeagueLeave,
+    /// Withdraw from a running league, after the question (its id).
+    LeagueWithdraw,
 }
 
 impl ButtonAction {
@@ -264,6 +277,9 @@ impl ButtonAction {
             ButtonAction::ReplayNext => "replay-next",
             ButtonAction::ReplayLast => "replay-last",
             ButtonAction::EraseYes => "erase-yes",
+            ButtonAction::LeagueJoin => "league-join",
+            ButtonAction::LeagueLeave => "league-leave",
+            ButtonAction::LeagueWithdraw => "league-withdraw",
         }
     }
 
@@ -279,7 +295,7 @@ impl ButtonAction {
         )
     }
 
-    const ALL: [ButtonAction; 15] = [
+    const ALL: [ButtonAction; 18] = [
         ButtonAction::Accept,
         ButtonAction::Decline,
         ButtonAction::Cancel,
@@ -295,6 +311,9 @@ impl ButtonAction {
         ButtonAction::ReplayNext,
         ButtonAction::ReplayLast,
         ButtonAction::EraseYes,
+        ButtonAction::LeagueJoin,
+        ButtonAction::LeagueLeave,
+        ButtonAction::LeagueWithdraw,
     ];
 
     /// A button for `id`.

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use super::message::{Msg, Refusal, Who};
 use super::{App, AppError, AppResult, Reply, Visibility, DAY};
 use crate::lang::Lang;
-use crate::shogi::Outcome;
+use crate::shogi::{Outcome, WinReason};
 use crate::store::{
     DeadlineRow, GameRow, OutboxRow, QuarantineRow, Reader, Store, StoreResult, Tx,
 };
@@ -125,6 +125,31 @@ pub enum Notice {
         #[serde(rename = "away")]
         away: super::vacation::Away,
     },
+    /// Round `round` of league `league_id` began: its pairings, in the
+    /// league's channel.
+    #[serde(rename = "LeagueRound")]
+    LeagueRound {
+        /// League.
+        #[serde(rename = "league_id")]
+        league_id: i64,
+        /// Round.
+        #[serde(rename = "round")]
+        round: i64,
+    },
+    /// A league game began: its first message, in its own thread.
+    #[serde(rename = "LeagueGame")]
+    LeagueGame {
+        /// Game.
+        #[serde(rename = "game_id")]
+        game_id: i64,
+    },
+    /// A league ended (the final standings) or was cancelled at its start.
+    #[serde(rename = "LeagueEnded")]
+    LeagueEnded {
+        /// League.
+        #[serde(rename = "league_id")]
+        league_id: i64,
+    },
 }
 
 /// A notice ready for delivery, from [`App::due_notices`].
@@ -145,6 +170,10 @@ pub struct DueNotice {
     pub dm: Option<i64>,
     /// Failed deliveries so far.
     pub attempts: i64,
+    /// A league game that should get its own thread and has none yet: its
+    /// id and the thread's name. The front end opens the thread in the
+    /// first of `places`, posts there and stores it.
+    pub thread: Option<(i64, String)>,
 }
 
 /// Kinds of quarantined items.
@@ -152,6 +181,8 @@ const GAME: &str = "game";
 const CHALLENGE: &str = "challenge";
 /// A player whose vacation could not end (by user id).
 const VACATION: &str = "vacation";
+/// A league whose step failed (by league id).
+const LEAGUE: &str = "league";
 
 impl App {
     /// Answered request ids (and logged actions) are kept this long: 30
@@ -222,6 +253,15 @@ impl App {
                 });
             }
         }
+        // Leagues after the timeouts above, so a round whose last game just
+        // timed out moves on in the same step.
+        let (leagues, bad_leagues) = store
+            .read(|r| -> AppResult<_> { Ok((r.leagues_due(now)?, r.quarantined_ids(LEAGUE)?)) })?;
+        for id in leagues {
+            if !bad_leagues.contains(&id) {
+                step.run(store, LEAGUE, id, now, |tx| self.league_step(tx, id, now));
+            }
+        }
         for d in deadlines {
             if bad_games.contains(&d.game_id) || reminder_bits(&d, now) == 0 {
                 continue;
@@ -275,6 +315,7 @@ impl App {
         let outcome = game
             .timeout(loser)
             .map_err(|e| AppError::Internal(format!("game {id}: timeout: {e}")))?;
+        let outcome = Self::league_outcome(tx, id, outcome, loser, WinReason::Timeout)?;
         Self::finish(tx, &l, outcome, now)?;
         tx.push_outbox(&to_json(&Notice::Timeout { game_id: id })?, now)?;
         Ok(1)
@@ -389,6 +430,7 @@ impl App {
             return Ok(None);
         };
         tx.lease_outbox(row.id, now.saturating_add(Self::NOTICE_LEASE))?;
+        let thread = Self::league_thread(tx, &notice)?;
         Ok(Some(DueNotice {
             id: row.id,
             notice,
@@ -396,6 +438,7 @@ impl App {
             places,
             dm,
             attempts: row.attempts,
+            thread,
         }))
     }
 
@@ -544,6 +587,12 @@ impl App {
                 let mut r = Reply::public(msg, lang_of_in(tx, opponent, row.guild_id)?);
                 r.notify = vec![opponent];
                 (r, game_places(&row), dm_to(tx, opponent)?)
+            }
+            Notice::LeagueRound { .. } | Notice::LeagueGame { .. } | Notice::LeagueEnded { .. } => {
+                match Self::league_notice_reply(tx, notice)? {
+                    Some(found) => found,
+                    None => return Ok(None),
+                }
             }
         };
         Ok(Some(NoticeReply { reply, places, dm }))
@@ -740,7 +789,7 @@ fn dm_to(tx: &Reader<'_>, user: i64) -> StoreResult<Option<i64>> {
 
 /// `user`'s language on `guild`: their setting, else the server's default,
 /// else English.
-fn lang_of_in(tx: &Reader<'_>, user: i64, guild: Option<i64>) -> StoreResult<Lang> {
+pub(super) fn lang_of_in(tx: &Reader<'_>, user: i64, guild: Option<i64>) -> StoreResult<Lang> {
     if tx.player(user)?.and_then(|p| p.settings.language).is_some() {
         return lang_of(tx, user);
     }
@@ -777,10 +826,16 @@ pub(super) fn notice_places(tx: &Reader<'_>, notice: &Notice) -> StoreResult<Vec
         | Notice::Played { game_id, .. }
         | Notice::Ended { game_id }
         | Notice::Abandoned { game_id }
-        | Notice::Vacation { game_id, .. } => tx
+        | Notice::Vacation { game_id, .. }
+        | Notice::LeagueGame { game_id } => tx
             .game(*game_id)?
             .map(|g| game_places(&g))
             .unwrap_or_default(),
+        Notice::LeagueRound { league_id, .. } | Notice::LeagueEnded { league_id } => tx
+            .league(*league_id)?
+            .and_then(|l| l.channel_id)
+            .into_iter()
+            .collect(),
         // A direct message only.
         Notice::Followed { .. } => Vec::new(),
         Notice::ChallengeExpired { challenge_id, .. } => tx
@@ -826,6 +881,12 @@ mod tests {
                 ply: 18,
                 user: 19,
             },
+            Notice::LeagueRound {
+                league_id: 20,
+                round: 21,
+            },
+            Notice::LeagueGame { game_id: 22 },
+            Notice::LeagueEnded { league_id: 23 },
         ]
     }
 
@@ -842,6 +903,9 @@ mod tests {
             r#"{"Vacation":{"game_id":16,"player":12,"away":{"on":{"until":13}}}}"#,
             r#"{"Vacation":{"game_id":14,"player":15,"away":"off"}}"#,
             r#"{"Followed":{"game_id":17,"ply":18,"user":19}}"#,
+            r#"{"LeagueRound":{"league_id":20,"round":21}}"#,
+            r#"{"LeagueGame":{"game_id":22}}"#,
+            r#"{"LeagueEnded":{"league_id":23}}"#,
         ];
         let all = every_notice();
         assert_eq!(all.len(), stored.len());
@@ -855,7 +919,10 @@ mod tests {
                 | Notice::Ended { .. }
                 | Notice::Abandoned { .. }
                 | Notice::Vacation { .. }
-                | Notice::Followed { .. } => {}
+                | Notice::Followed { .. }
+                | Notice::LeagueRound { .. }
+                | Notice::LeagueGame { .. }
+                | Notice::LeagueEnded { .. } => {}
             }
             assert_eq!(to_json(&n).unwrap(), json);
             assert_eq!(serde_json::from_str::<Notice>(json).unwrap(), n);

@@ -641,6 +641,60 @@ impl Console {
                 };
                 self.app.premove(caller, game, op, place)
             }
+            "league" => {
+                let sub = kv.positional.first().copied().unwrap_or("list");
+                let rest = kv.positional.get(1..).unwrap_or_default();
+                let id = |rest: &[&str]| -> Result<Option<i64>, AppError> {
+                    match rest {
+                        [] => Ok(None),
+                        [n] => n
+                            .trim_start_matches('#')
+                            .parse()
+                            .map(Some)
+                            .map_err(|_| Refusal::BadArgument((*n).into()).into()),
+                        [_, extra, ..] => Err(Refusal::BadArgument((*extra).into()).into()),
+                    }
+                };
+                let op_options;
+                let op = match sub {
+                    "create" => {
+                        kv.only(&[
+                            "format", "rounds", "variant", "days", "rated", "start", "players",
+                        ])?;
+                        op_options = crate::app::LeagueOptions {
+                            name: rest.join(" "),
+                            format: kv.get("format").map(str::to_string),
+                            rounds: kv.number("rounds")?,
+                            variant: kv.get("variant").map(str::to_string),
+                            days: kv.number("days")?,
+                            rated: kv
+                                .get("rated")
+                                .map(|r| {
+                                    parse_bool(r)
+                                        .ok_or_else(|| Refusal::BadArgument(format!("rated={r}")))
+                                })
+                                .transpose()?,
+                            start: kv.get("start").map(|s| s.replace('T', " ")),
+                            max_players: kv.number("players")?,
+                        };
+                        crate::app::LeagueOp::Create(&op_options)
+                    }
+                    "join" => crate::app::LeagueOp::Join(id(rest)?),
+                    "leave" => crate::app::LeagueOp::Leave(id(rest)?),
+                    "withdraw" => crate::app::LeagueOp::Withdraw(
+                        id(rest)?.ok_or_else(|| Refusal::BadArgument("league id".into()))?,
+                    ),
+                    "start" => crate::app::LeagueOp::Start(id(rest)?),
+                    "standings" | "table" => crate::app::LeagueOp::Standings(id(rest)?),
+                    "pairings" => crate::app::LeagueOp::Pairings(id(rest)?, kv.number("round")?),
+                    "list" => crate::app::LeagueOp::List,
+                    other => return Err(Refusal::BadArgument(other.into()).into()),
+                };
+                if sub != "create" {
+                    kv.only(if sub == "pairings" { &["round"] } else { &[] })?;
+                }
+                self.app.league(caller, op, place)
+            }
             "vacation" => {
                 kv.only(&[])?;
                 let on = match kv.positional.first().copied() {

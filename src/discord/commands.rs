@@ -135,6 +135,164 @@ fn server() -> CreateCommand {
     ))
 }
 
+/// The optional `league` option (default: the server's newest that fits).
+fn league_option() -> CreateCommandOption {
+    option(
+        CommandOptionType::Integer,
+        ("league", "liga"),
+        (
+            "The league's number (default: this server's newest)",
+            "Die Nummer der Liga (sonst die neueste dieses Servers)",
+        ),
+    )
+    .min_int_value(1)
+}
+
+fn sub(name: Pair, desc: Pair) -> CreateCommandOption {
+    option(CommandOptionType::SubCommand, name, desc)
+}
+
+/// `/league`: server leagues, with a subcommand for each step.
+fn league() -> CreateCommand {
+    let create = sub(
+        ("create", "erstellen"),
+        (
+            "Create a league (Manage Server): members join with a button until it starts",
+            "Eine Liga eröffnen (Server verwalten): Mitglieder treten per Knopf bei, bis sie beginnt",
+        ),
+    )
+    .add_sub_option(
+        option(
+            CommandOptionType::String,
+            ("name", "name"),
+            ("The league's name", "Der Name der Liga"),
+        )
+        .required(true)
+        .max_length(crate::app::MAX_LEAGUE_NAME as u16),
+    )
+    .add_sub_option(choices(
+        option(
+            CommandOptionType::String,
+            ("format", "format"),
+            ("How players are paired", "Wie gepaart wird"),
+        ),
+        &[
+            (
+                "roundrobin",
+                ("Round robin (everyone once)", "Rundenturnier (jeder einmal)"),
+            ),
+            (
+                "double",
+                (
+                    "Double round robin (everyone twice)",
+                    "Doppeltes Rundenturnier (jeder zweimal)",
+                ),
+            ),
+            (
+                "swiss",
+                (
+                    "Swiss system (a fixed number of rounds)",
+                    "Schweizer System (feste Rundenzahl)",
+                ),
+            ),
+        ],
+    ))
+    .add_sub_option(
+        option(
+            CommandOptionType::Integer,
+            ("rounds", "runden"),
+            ("Rounds of a Swiss league", "Runden einer Liga im Schweizer System"),
+        )
+        .min_int_value(1)
+        .max_int_value(crate::app::MAX_SWISS_ROUNDS as u64),
+    )
+    .add_sub_option(variant_option())
+    .add_sub_option(days_option(("Days per move", "Tage pro Zug")))
+    .add_sub_option(option(
+        CommandOptionType::Boolean,
+        ("rated", "gewertet"),
+        ("Rated games", "Gewertete Partien"),
+    ))
+    .add_sub_option(
+        option(
+            CommandOptionType::String,
+            ("start", "beginn"),
+            (
+                "YYYY-MM-DD or YYYY-MM-DD HH:MM (UTC), or now (default: in a week)",
+                "JJJJ-MM-TT oder JJJJ-MM-TT HH:MM (UTC) oder jetzt (sonst in einer Woche)",
+            ),
+        )
+        .max_length(40),
+    )
+    .add_sub_option(
+        option(
+            CommandOptionType::Integer,
+            ("players", "spieler"),
+            ("Most players", "Höchstens so viele Spieler"),
+        )
+        .min_int_value(crate::app::MIN_LEAGUE_PLAYERS as u64)
+        .max_int_value(crate::app::MAX_LEAGUE_PLAYERS as u64),
+    );
+    let with_league = |name: Pair, desc: Pair| sub(name, desc).add_sub_option(league_option());
+    command(
+        ("league", "liga"),
+        (
+            "Server leagues: create, join, standings, pairings",
+            "Ligen des Servers: eröffnen, beitreten, Tabelle, Paarungen",
+        ),
+    )
+    .add_option(create)
+    .add_option(with_league(
+        ("join", "beitreten"),
+        (
+            "Join a league before it starts",
+            "Einer Liga vor ihrem Beginn beitreten",
+        ),
+    ))
+    .add_option(with_league(
+        ("leave", "verlassen"),
+        (
+            "Leave a league before it starts, or withdraw from it (asks first)",
+            "Eine Liga vor dem Beginn verlassen oder dich zurückziehen (fragt erst)",
+        ),
+    ))
+    .add_option(with_league(
+        ("start", "starten"),
+        (
+            "Start a league now instead of at its date (Manage Server)",
+            "Eine Liga jetzt statt zum Termin beginnen (Server verwalten)",
+        ),
+    ))
+    .add_option(with_league(
+        ("standings", "tabelle"),
+        (
+            "The standings: points, Sonneborn-Berger, direct encounter",
+            "Die Tabelle: Punkte, Sonneborn-Berger, direkter Vergleich",
+        ),
+    ))
+    .add_option(
+        with_league(
+            ("pairings", "paarungen"),
+            ("The pairings of a round", "Die Paarungen einer Runde"),
+        )
+        .add_sub_option(
+            option(
+                CommandOptionType::Integer,
+                ("round", "runde"),
+                (
+                    "Which round (default: the current one)",
+                    "Welche Runde (sonst die laufende)",
+                ),
+            )
+            .min_int_value(1),
+        ),
+    )
+    .add_option(sub(
+        ("list", "liste"),
+        ("The leagues of this server", "Die Ligen dieses Servers"),
+    ))
+}
+
 fn variant_option() -> CreateCommandOption {
     choices(
         option(
@@ -676,6 +834,7 @@ pub fn all() -> Vec<CreateCommand> {
             ],
         )),
         server(),
+        league(),
         command(
             ("privacy", "datenschutz"),
             (
@@ -750,7 +909,7 @@ mod tests {
     fn every_command_is_valid_and_localised() {
         let json = serde_json::to_value(all()).unwrap_or_default();
         let list = json.as_array().cloned().unwrap_or_default();
-        assert_eq!(list.len(), 26);
+        assert_eq!(list.len(), 27);
         for c in &list {
             let name = c["name"].as_str().unwrap_or("");
             assert!(valid_name(name), "{name}");
@@ -761,7 +920,11 @@ mod tests {
             assert!(c["description_localizations"]["de"].is_string(), "{name}");
             let options = c["options"].as_array().cloned().unwrap_or_default();
             assert!(options.len() <= 25);
-            for o in &options {
+            let subs: Vec<serde_json::Value> = options
+                .iter()
+                .flat_map(|o| o["options"].as_array().cloned().unwrap_or_default())
+                .collect();
+            for o in options.iter().chain(&subs) {
                 assert!(valid_name(o["name"].as_str().unwrap_or("")), "{o}");
                 assert!(o["name_localizations"]["de"].is_string(), "{o}");
                 let choices = o["choices"].as_array().cloned().unwrap_or_default();

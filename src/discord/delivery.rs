@@ -151,6 +151,51 @@ pub(crate) async fn post_first(
     Ok(None)
 }
 
+/// Opens a thread for game `game_id` in `channel`, stores it and posts
+/// `out` there. `Ok(false)`: no thread can be opened there (no permission,
+/// not a text channel), post in the channel instead; `Err`: a failure worth
+/// retrying later.
+async fn post_in_new_thread(
+    bot: &Bot,
+    http: &Http,
+    channel: i64,
+    game_id: i64,
+    name: &str,
+    out: &Outgoing,
+) -> Result<bool, String> {
+    use serenity::all::{AutoArchiveDuration, ChannelType, CreateThread};
+    let ch = ChannelId::new(u64::try_from(channel).unwrap_or(1).max(1));
+    let builder = CreateThread::new(name)
+        .kind(ChannelType::PublicThread)
+        .auto_archive_duration(AutoArchiveDuration::OneWeek);
+    let thread = match with_retries(CALL_BUDGET, || ch.create_thread(http, builder.clone())).await {
+        Ok(t) => t,
+        Err(e) => {
+            return match classify(&e) {
+                Failure::RateLimited(_) | Failure::Transient => Err(e.to_string()),
+                _ => {
+                    tracing::info!(game_id, error = %e, "no thread for the league game, using the channel");
+                    Ok(false)
+                }
+            }
+        }
+    };
+    let thread_id = i64::try_from(thread.id.get()).unwrap_or(i64::MAX);
+    let app = bot.app.clone();
+    let stored = tokio::task::spawn_blocking(move || app.set_game_thread(game_id, thread_id)).await;
+    if !matches!(stored, Ok(Ok(()))) {
+        tracing::error!(game_id, "could not store the league game's thread");
+    }
+    match post(http, thread_id, out).await {
+        Ok(()) => Ok(true),
+        Err(e) => match classify(&e) {
+            Failure::RateLimited(_) | Failure::Transient => Err(e.to_string()),
+            // The thread refuses the post: the channel gets it.
+            _ => Ok(false),
+        },
+    }
+}
+
 /// What has been done for a notice in an earlier attempt of this process
 /// (so a retry does not repeat a leg that worked).
 #[derive(Clone, Copy, Debug, Default)]
@@ -220,7 +265,17 @@ pub(crate) async fn deliver(bot: &Bot, http: &Http, n: DueNotice) {
     }
     let mut gone = false;
     let mut error = String::new();
-    if !legs.public_done {
+    if let (Some((game_id, name)), Some(&channel), false) =
+        (&n.thread, n.places.first(), legs.public_done)
+    {
+        // A league game: its own thread, as a game accepted by a member gets.
+        match post_in_new_thread(bot, http, channel, *game_id, name, &out).await {
+            Ok(true) => legs.public_done = true,
+            Ok(false) => {}
+            Err(e) => error = e,
+        }
+    }
+    if !legs.public_done && error.is_empty() {
         match post_first(http, &n.places, &out).await {
             Ok(Some(_)) => legs.public_done = true,
             Ok(None) => {

@@ -117,7 +117,17 @@ struct Opts(Vec<(String, Value)>);
 impl Opts {
     fn of(cmd: &CommandInteraction) -> Opts {
         let mut v = Vec::new();
+        // A subcommand (`/league join`): its name, then its own options.
+        let mut options: Vec<&serenity::all::CommandDataOption> = Vec::new();
         for o in &cmd.data.options {
+            if let CommandDataOptionValue::SubCommand(inner) = &o.value {
+                v.push(("subcommand".to_string(), Value::Str(o.name.clone())));
+                options.extend(inner.iter());
+            } else {
+                options.push(o);
+            }
+        }
+        for o in options {
             let value = match &o.value {
                 CommandDataOptionValue::String(s) => Value::Str(s.clone()),
                 CommandDataOptionValue::Integer(i) => Value::Int(*i),
@@ -304,6 +314,33 @@ fn run_command(
         }
         "privacy" => app.privacy(caller),
         "vacation" => app.vacation(caller, o.str("state").map(|s| s == "on")),
+        "league" => {
+            use crate::app::LeagueOp;
+            let id = o.int("league");
+            let create;
+            let op = match o.str("subcommand") {
+                Some("create") => {
+                    create = crate::app::LeagueOptions {
+                        name: o.str("name").unwrap_or_default().to_string(),
+                        format: o.str("format").map(str::to_string),
+                        rounds: o.int("rounds"),
+                        variant: o.str("variant").map(str::to_string),
+                        days: o.int("days"),
+                        rated: o.bool("rated"),
+                        start: o.str("start").map(str::to_string),
+                        max_players: o.int("players"),
+                    };
+                    LeagueOp::Create(&create)
+                }
+                Some("join") => LeagueOp::Join(id),
+                Some("leave") => LeagueOp::Leave(id),
+                Some("start") => LeagueOp::Start(id),
+                Some("standings") => LeagueOp::Standings(id),
+                Some("pairings") => LeagueOp::Pairings(id, o.int("round")),
+                _ => LeagueOp::List,
+            };
+            app.league(caller, op, place)
+        }
         "help" => Ok(app.slash_help(caller)),
         other => Err(Refusal::UnknownCommand(other.chars().take(40).collect()).into()),
     }

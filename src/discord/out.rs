@@ -88,16 +88,19 @@ impl Outgoing {
             .iter()
             .map(|b| {
                 let style = match b.action {
-                    ButtonAction::Accept | ButtonAction::TakebackYes | ButtonAction::CountYes => {
-                        ButtonStyle::Success
-                    }
+                    ButtonAction::Accept
+                    | ButtonAction::TakebackYes
+                    | ButtonAction::CountYes
+                    | ButtonAction::LeagueJoin => ButtonStyle::Success,
                     ButtonAction::Decline
                     | ButtonAction::TakebackNo
                     | ButtonAction::ResignYes
-                    | ButtonAction::EraseYes => ButtonStyle::Danger,
+                    | ButtonAction::EraseYes
+                    | ButtonAction::LeagueWithdraw => ButtonStyle::Danger,
                     ButtonAction::Declare | ButtonAction::Rematch => ButtonStyle::Primary,
                     ButtonAction::Cancel
                     | ButtonAction::ResignNo
+                    | ButtonAction::LeagueLeave
                     | ButtonAction::ReplayFirst
                     | ButtonAction::ReplayBack
                     | ButtonAction::ReplayNext

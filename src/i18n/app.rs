@@ -46,7 +46,7 @@ fn at(t: i64) -> String {
 
 /// A moment with the time until it beside it, `<t:UNIX:f> (<t:UNIX:R>)`:
 /// Discord shows "4 December 2026 09:24 (in 2 days)".
-fn at_rel(t: i64) -> String {
+pub(super) fn at_rel(t: i64) -> String {
     format!("<t:{t}:f> (<t:{t}:R>)")
 }
 
@@ -227,7 +227,7 @@ fn setting_value(option: &str, value: &str, lang: Lang) -> String {
 
 /// `n` and its noun, singular for exactly one (English and German alike:
 /// "1 day", "0 days", "2 Tage").
-fn n_of(n: impl Into<i64>, one: &str, many: &str) -> String {
+pub(super) fn n_of(n: impl Into<i64>, one: &str, many: &str) -> String {
     let n = n.into();
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -422,6 +422,8 @@ fn summary(s: &ChallengeSummary, lang: Lang) -> String {
         ("sente", Lang::De) => "Herausforderer spielt Sente",
         ("gote", Lang::En) => "challenger plays Gote",
         ("gote", Lang::De) => "Herausforderer spielt Gote",
+        ("league", Lang::En) => "colours by the league's pairing",
+        ("league", Lang::De) => "Farben laut Ligapaarung",
         (_, Lang::En) => "colours by furigoma",
         (_, Lang::De) => "Farben per Furigoma",
     };
@@ -555,7 +557,20 @@ fn name(w: &Who) -> &str {
 
 impl Localize for Msg {
     fn localize(&self, lang: Lang) -> String {
+        use super::league;
         match (self, lang) {
+            (Msg::LeagueCreated { league: l, by }, _) => league::created(l, by, lang),
+            (Msg::LeagueJoined { league: l, who }, _) => league::joined(l, who, false, lang),
+            (Msg::LeagueLeft { league: l, who }, _) => league::joined(l, who, true, lang),
+            (Msg::ConfirmWithdraw { league: l }, _) => league::confirm_withdraw(l, lang),
+            (Msg::LeagueWithdrew { league: l, who, resigned }, _) => league::withdrew(l, who, resigned, lang),
+            (Msg::LeagueStartedNow { league: l }, _) => league::started_now(l, lang),
+            (Msg::LeagueRound { league: l, round, pairings }, _) => league::round(l, *round, pairings, true, lang),
+            (Msg::LeaguePairings { league: l, round, pairings }, _) => league::round(l, *round, pairings, false, lang),
+            (Msg::LeagueGameIntro { league_id, name, round, rounds }, _) => league::game_intro(*league_id, name, *round, *rounds, lang),
+            (Msg::LeagueStandings { league: l, rows, last }, _) => league::standings(l, rows, *last, lang),
+            (Msg::LeagueCancelled { league: l, need }, _) => league::cancelled(l, *need, lang),
+            (Msg::LeagueList { leagues }, _) => league::list(leagues, lang),
             (Msg::ChallengeMade { id, challenger, challenged, options }, Lang::En) => match challenged {
                 Some(c) => format!("{} challenges {} (challenge #{id}): {}.", name(challenger), name(c), summary(options, lang)),
                 None => format!("{} offers an open challenge (#{id}), anyone may accept: {}.", name(challenger), summary(options, lang)),
@@ -1184,6 +1199,25 @@ fn missing(m: &DeclarationMissing, lang: Lang) -> String {
 impl Localize for Refusal {
     fn localize(&self, lang: Lang) -> String {
         match (self, lang) {
+            (
+                r @ (Refusal::BadLeagueName(_)
+                | Refusal::BadSwissRounds(_)
+                | Refusal::RoundsOnlySwiss
+                | Refusal::BadLeagueSize { .. }
+                | Refusal::BadLeagueStart(_)
+                | Refusal::LeagueStartOutOfRange { .. }
+                | Refusal::TooManyLeagues(_)
+                | Refusal::NoSuchLeague
+                | Refusal::LeagueClosed
+                | Refusal::AlreadyInLeague
+                | Refusal::LeagueFull(_)
+                | Refusal::NotInLeague
+                | Refusal::LeagueTooFew { .. }
+                | Refusal::LeagueNotStarted
+                | Refusal::NoSuchRound { .. }
+                | Refusal::NoAbortInLeague),
+                _,
+            ) => super::league::refusal(r, lang),
             (Refusal::NoSuchGame, Lang::En) => "There is no such game.".into(),
             (Refusal::NoSuchGame, Lang::De) => "Diese Partie gibt es nicht.".into(),
             (Refusal::NoSuchChallenge, Lang::En) => "There is no such open challenge (it may have been answered or expired).".into(),
@@ -1428,6 +1462,12 @@ pub fn button_label(a: ButtonAction, lang: Lang) -> &'static str {
         (ButtonAction::ReplayLast, _) => "⏭",
         (ButtonAction::EraseYes, Lang::En) => "Erase my data",
         (ButtonAction::EraseYes, Lang::De) => "Meine Daten löschen",
+        (ButtonAction::LeagueJoin, Lang::En) => "Join",
+        (ButtonAction::LeagueJoin, Lang::De) => "Beitreten",
+        (ButtonAction::LeagueLeave, Lang::En) => "Leave",
+        (ButtonAction::LeagueLeave, Lang::De) => "Verlassen",
+        (ButtonAction::LeagueWithdraw, Lang::En) => "Withdraw from the league",
+        (ButtonAction::LeagueWithdraw, Lang::De) => "Aus der Liga zurückziehen",
     }
 }
 

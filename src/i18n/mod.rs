@@ -6,12 +6,14 @@
 //! language without its translation fails to compile.
 
 mod app;
+mod league;
 mod learn;
 mod page;
 
 pub use app::{
     button_label, civil, handicap_label, ladder_rank, plain_times, setting_choices, utc,
 };
+pub use league::standings_table;
 pub use learn::lesson_text;
 pub use page::{notation_label, page_words, PageWords};
 

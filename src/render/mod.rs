@@ -30,12 +30,14 @@ pub mod cli;
 mod gif;
 mod graph;
 mod pieces;
+mod table;
 mod theme;
 mod words;
 
 use std::sync::{LazyLock, OnceLock};
 
 pub use graph::{eval_graph_png, Eval, GameEnd, GameEndKind, EVAL_CLAMP};
+pub use table::{table_png, Table, MAX_TABLE_ROWS};
 
 use crate::lang::Lang;
 use crate::shogi::{Move, Position, Square};

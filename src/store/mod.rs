@@ -35,6 +35,7 @@ mod sqlite;
 
 pub use backup::{backup, BackupReport};
 pub use community::{Followed, PremoveRow, ServerRow, StoredAbout, VacationRow};
+pub use league::{LeaguePlayerRow, LeagueRow, NewLeague, PairingRow};
 pub use load::SeedGame;
 pub use puzzles::{DailyRow, PuzzleRow, PuzzleSession};
 pub use rows::{
@@ -99,6 +100,7 @@ pub fn migrations() -> Migrations<'static> {
         ),
         M::up(include_str!("../../migrations/0009_community.sql")),
         M::up(include_str!("../../migrations/0010_game_pages.sql")),
+        M::up(include_str!("../../migrations/0011_leagues.sql")),
     ])
 }
 
@@ -123,7 +125,7 @@ fn players_still_referenced(tx: &Transaction<'_>) -> rusqlite_migration::HookRes
 /// Number of migrations (the schema version after opening).
 #[must_use]
 pub fn schema_version() -> usize {
-    10
+    11
 }
 
 /// Whether `db` names a PostgreSQL database rather than a SQLite file.
@@ -332,6 +334,7 @@ macro_rules! read_queries {
 
 mod community;
 mod lead;
+mod league;
 mod load;
 mod page;
 mod puzzles;

@@ -51,6 +51,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         10,
         include_str!("../../migrations/postgres/0010_game_pages.sql"),
     ),
+    (
+        11,
+        include_str!("../../migrations/postgres/0011_leagues.sql"),
+    ),
 ];
 
 /// Key of the advisory lock held while migrating ("komadai" in ASCII).
