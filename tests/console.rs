@@ -1327,6 +1327,233 @@ fn privacy_report_and_erasure(b: Backend) {
     );
 }
 
+/// The games a `:tick` started, from their start notices: (game, sente, gote).
+fn started_games(out: &[Value]) -> Vec<(i64, String, String)> {
+    out.iter()
+        .filter(|v| v["to"] == "notice")
+        .filter_map(|v| {
+            let t = text(v);
+            let (_, start) = t.split_once('\n')?;
+            let id = start.split_once('#')?.1;
+            let id: i64 = id[..id.find(|c: char| !c.is_ascii_digit())?].parse().ok()?;
+            let sente = start.split_once("☗ ")?.1.split_once(" (Sente)")?.0;
+            let gote = start.split_once("☖ ")?.1.split_once(" (Gote)")?.0;
+            Some((id, sente.to_string(), gote.to_string()))
+        })
+        .collect()
+}
+
+/// A full six-player round robin, one console process per round (so every
+/// round survives a restart): an early resignation that counts, a timeout,
+/// a withdrawal whose later pairings are lost without a game, and the final
+/// standings checked against the results the test itself produced.
+fn league_round_robin_to_its_final_standings(b: Backend, german: bool) {
+    let c = Console::on(b);
+    let players = ["alice", "bob", "carol", "dave", "erin", "frank"];
+    let language = if german { "de" } else { "en" };
+    let mut script = format!(
+        ":guild 7\n:manager boss\nboss server language={language}\nalice league create Autumn League\n\
+         boss league create Autumn League format=rr start=now players=6 days=2\n"
+    );
+    for p in players {
+        script.push_str(&format!("{p} league join\n"));
+    }
+    script.push_str("gina league join\nalice league pairings\nalice league standings\n");
+    let out = without_console(c.run(&script));
+    let t: Vec<&str> = out.iter().map(text).collect();
+    let w = |en: &'static str, de: &'static str| if german { de } else { en };
+    assert!(
+        t[1].contains(w("Manage Server", "Server verwalten")) && !ok(&out[1]),
+        "{}",
+        t[1]
+    );
+    assert!(t[2].contains("**Autumn League** (#1)"), "{}", t[2]);
+    assert_eq!(out[2]["buttons"][0], "league-join:1");
+    assert!(t[8].contains("6"), "{}", t[8]);
+    assert!(
+        t[9].contains(w(
+            "That league is full (6 players)",
+            "Diese Liga ist voll (6 Spieler)"
+        )) && !ok(&out[9]),
+        "{}",
+        t[9]
+    );
+    assert!(
+        t[10].contains(w("not started yet", "noch nicht begonnen")),
+        "{}",
+        t[10]
+    );
+    assert!(
+        t[11].contains(w("not started yet", "noch nicht begonnen")),
+        "{}",
+        t[11]
+    );
+
+    // Halves of a point each player scored, as this test decides the games.
+    let mut expected: std::collections::HashMap<&str, i64> =
+        players.iter().map(|p| (*p, 0)).collect();
+    let mut clock = START;
+    // Each round is a new console process on the same database; the
+    // server is set again in each.
+    let mut out = without_console(c.run_at(clock, &[], ":guild 7\n:tick\n"));
+    let mut withdrawn = false;
+    for round in 1..=5 {
+        let begins = if german {
+            format!("Runde {round} von 5 beginnt")
+        } else {
+            format!("round {round} of 5 begins")
+        };
+        let post = out
+            .iter()
+            .map(text)
+            .find(|t| t.contains(&begins))
+            .unwrap_or_else(|| panic!("round {round} is posted: {out:#?}"));
+        // The withdrawn player's pairings are decided without a game.
+        for line in post.lines().filter(|l| withdrawn && l.contains("frank")) {
+            assert!(
+                line.contains(w("(withdrawal, no game)", "(Rückzug, ohne Partie)")),
+                "{line}"
+            );
+            let winner = players
+                .iter()
+                .find(|p| **p != "frank" && line.contains(*p))
+                .expect("an opponent");
+            *expected.get_mut(winner).unwrap() += 2;
+        }
+        let games = started_games(&out);
+        assert_eq!(
+            games.len(),
+            if withdrawn { 2 } else { 3 },
+            "round {round}: {games:?}"
+        );
+        let mut script = ":guild 7\n".to_string();
+        let mut timeout = false;
+        for (board, (id, sente, gote)) in games.iter().enumerate() {
+            let (sente, gote) = (sente.as_str(), gote.as_str());
+            if round == 1 && board == 0 {
+                // A resignation before ply 10 still loses in a league, and
+                // a league game cannot be aborted.
+                script.push_str(&format!(
+                    "{sente} abort game={id}\n{sente} resign game={id}\n{sente} press resign-yes:{id}\n"
+                ));
+                *expected.get_mut(gote).unwrap() += 2;
+            } else if round == 1 && board == 2 {
+                // Sente never moves: the deadline passes.
+                timeout = true;
+                *expected.get_mut(gote).unwrap() += 2;
+            } else if round == 2 && (sente == "frank" || gote == "frank") {
+                script.push_str("frank league leave\nfrank press league-withdraw:1\n");
+                withdrawn = true;
+                let other = if sente == "frank" { gote } else { sente };
+                *expected.get_mut(other).unwrap() += 2;
+            } else {
+                let (winner, loser) = if (round + board) % 2 == 0 {
+                    (sente, gote)
+                } else {
+                    (gote, sente)
+                };
+                script.push_str(&format!(
+                    "{sente} move 7g7f game={id}\n{loser} resign game={id}\n{loser} press resign-yes:{id}\n"
+                ));
+                *expected.get_mut(winner).unwrap() += 2;
+            }
+        }
+        if timeout {
+            script.push_str(":clock +3d\n");
+        }
+        script.push_str(":tick\nalice league standings\n");
+        out = without_console(c.run_at(clock, &[], &script));
+        if timeout {
+            clock += 3 * DAY;
+        }
+        let t: Vec<&str> = out.iter().map(text).collect();
+        if round == 1 {
+            assert!(
+                t[0].contains(w("cannot be aborted", "nicht abbrechen")) && !ok(&out[0]),
+                "{}",
+                t[0]
+            );
+            assert!(
+                t.iter().any(
+                    |t| t.contains(w("by the move deadline passed", "Zugfrist ist abgelaufen"))
+                ),
+                "{t:#?}"
+            );
+        }
+        if round == 2 {
+            let asked = t
+                .iter()
+                .position(|t| t.contains(w("Withdraw from", "zurückziehen?")))
+                .expect("asked first");
+            assert_eq!(out[asked]["visibility"], "caller");
+            assert!(
+                t[asked + 1].contains(w("frank withdrew from", "frank hat sich aus der Liga")),
+                "{}",
+                t[asked + 1]
+            );
+        }
+        let standings = t.last().unwrap();
+        assert!(standings.contains("```"), "{standings}");
+    }
+    // The last round's results end the league: the final standings.
+    let t: Vec<&str> = out.iter().map(text).collect();
+    let last = t
+        .iter()
+        .find(|t| {
+            t.contains(w(
+                "Final standings of **Autumn League**",
+                "Abschlusstabelle der Liga **Autumn League**",
+            ))
+        })
+        .unwrap_or_else(|| panic!("final standings: {t:#?}"));
+    let table: Vec<&str> = last
+        .split("```")
+        .nth(1)
+        .expect("a table")
+        .lines()
+        .skip(2)
+        .collect();
+    assert_eq!(table.len(), 6, "{last}");
+    let mut previous = i64::MAX;
+    for line in &table {
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        let name = cells[1];
+        let points: i64 = cells[cells.len() - 5].parse().expect("whole points");
+        assert_eq!(points * 2, expected[name], "{name}: {last}");
+        assert!(points <= previous, "ordered by points: {last}");
+        previous = points;
+        assert_eq!(line.contains('×'), name == "frank", "{line}");
+        // Every pairing was decided: five games per player, the withdrawn
+        // one's forfeits included.
+        let wdl: i64 = cells[cells.len() - 3..]
+            .iter()
+            .map(|c| c.parse::<i64>().unwrap())
+            .sum();
+        assert_eq!(wdl, 5, "{line}");
+    }
+    assert!(
+        last.contains(w("Congratulations, ", "Herzlichen Glückwunsch, ")),
+        "{last}"
+    );
+    // Nothing more happens: the league is over.
+    let after = without_console(c.run_at(
+        clock + 30 * DAY,
+        &[],
+        ":guild 7\n:tick\nalice league list\nbob league join 1\n",
+    ));
+    let t: Vec<&str> = after.iter().map(text).collect();
+    assert!(t[0].contains(w("finished", "beendet")), "{t:#?}");
+    assert!(!ok(&after[1]), "{}", t[1]);
+}
+
+fn league_round_robin_in_english(b: Backend) {
+    league_round_robin_to_its_final_standings(b, false);
+}
+
+fn league_round_robin_in_german(b: Backend) {
+    league_round_robin_to_its_final_standings(b, true);
+}
+
 /// Every test above, once on SQLite and once on PostgreSQL.
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {
@@ -1348,6 +1575,8 @@ macro_rules! on_both_backends {
 }
 
 on_both_backends!(
+    league_round_robin_in_english,
+    league_round_robin_in_german,
     privacy_report_and_erasure,
     following_games_and_members_and_the_servers_games,
     server_settings_apply_to_challenges_and_language,

@@ -140,10 +140,8 @@ impl App {
             }
             None => msg,
         };
-        let lang = match reader.settings.language.as_deref() {
-            Some("de") => crate::lang::Lang::De,
-            _ => crate::lang::Lang::En,
-        };
+        // The reader's language, else the server's default.
+        let lang = super::scheduler::lang_of_in(tx, reader.user_id, l.row.guild_id)?;
         let mut r = Reply::public(msg, lang);
         r.board = Some(BoardView {
             game_id,

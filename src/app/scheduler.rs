@@ -468,7 +468,7 @@ impl App {
                         deadline,
                         left,
                     },
-                    lang_of(tx, player)?,
+                    lang_of_in(tx, player, row.guild_id)?,
                 );
                 r.notify = vec![player];
                 (r, game_places(&row), dm_to(tx, player)?)
@@ -487,17 +487,18 @@ impl App {
                 challenger,
             } => {
                 let who: Who = Self::who(tx, challenger)?;
+                let challenge = tx.challenge(challenge_id)?;
+                let guild = challenge.as_ref().and_then(|c| c.data.guild_id);
                 let mut r = Reply::public(
                     Msg::ChallengeExpired {
                         id: challenge_id,
                         challenger: who,
                     },
-                    lang_of(tx, challenger)?,
+                    lang_of_in(tx, challenger, guild)?,
                 );
                 r.visibility = Visibility::Public;
                 r.notify = vec![challenger];
-                let places = tx
-                    .challenge(challenge_id)?
+                let places = challenge
                     .and_then(|c| c.data.channel_id)
                     .into_iter()
                     .collect();
@@ -532,7 +533,10 @@ impl App {
                     return Ok(None);
                 };
                 let human = if row.sente >= 0 { row.sente } else { row.gote };
-                let mut r = Reply::public(Msg::GameOver { game_id, ending }, lang_of(tx, human)?);
+                let mut r = Reply::public(
+                    Msg::GameOver { game_id, ending },
+                    lang_of_in(tx, human, row.guild_id)?,
+                );
                 r.notify = vec![human];
                 (r, game_places(&row), dm_to(tx, human)?)
             }
@@ -608,7 +612,10 @@ impl App {
         let Some(ending) = super::play::stored_ending_pub(tx, &row)? else {
             return Ok(None);
         };
-        let mut r = Reply::public(Msg::GameOver { game_id, ending }, lang_of(tx, row.sente)?);
+        let mut r = Reply::public(
+            Msg::GameOver { game_id, ending },
+            lang_of_in(tx, row.sente, row.guild_id)?,
+        );
         r.notify = vec![row.sente, row.gote];
         if super::level_of(row.sente).is_none() && super::level_of(row.gote).is_none() {
             r.buttons.push(super::ButtonAction::Rematch.button(game_id));
