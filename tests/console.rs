@@ -1546,6 +1546,99 @@ fn league_round_robin_to_its_final_standings(b: Backend, german: bool) {
     assert!(!ok(&after[1]), "{}", t[1]);
 }
 
+/// A Swiss league of five: one bye a round (a point, never twice to the
+/// same player), no rematches, minishogi; erasure waits while a member
+/// plays in it; the final standings add up.
+fn league_swiss_rounds_with_byes(b: Backend) {
+    let c = Console::on(b);
+    let players = ["ann", "ben", "cat", "dan", "eve"];
+    let mut script = ":guild 9\n:manager boss\n\
+        boss league create Winter Swiss format=swiss rounds=3 variant=minishogi days=1 start=now players=8\n"
+        .to_string();
+    for p in players {
+        script.push_str(&format!("{p} league join\n"));
+    }
+    script.push_str("boss league start\n");
+    let out = without_console(c.run(&script));
+    let t: Vec<&str> = out.iter().map(text).collect();
+    assert!(
+        t[0].contains("Swiss system, 3 rounds, minishogi, 1 day per move"),
+        "{}",
+        t[0]
+    );
+    assert!(t[6].contains("has started with 5 players"), "{}", t[6]);
+    let mut met = std::collections::HashSet::new();
+    let mut byes = Vec::new();
+    let mut wins: std::collections::HashMap<String, i64> = std::collections::HashMap::new();
+    let mut out = without_console(c.run(":guild 9\n:tick\nann privacy\n"));
+    for round in 1..=3 {
+        let post = out
+            .iter()
+            .map(text)
+            .find(|t| t.contains(&format!("round {round} of 3 begins")))
+            .unwrap_or_else(|| panic!("round {round}: {out:#?}"));
+        let bye = post
+            .lines()
+            .find(|l| l.contains("bye (1 point)"))
+            .and_then(|l| players.iter().find(|p| l.contains(*p)))
+            .expect("a bye");
+        assert!(!byes.contains(bye), "{bye} had a bye before: {post}");
+        byes.push(*bye);
+        *wins.entry((*bye).to_string()).or_default() += 1;
+        let games = started_games(&out);
+        assert_eq!(games.len(), 2, "{post}");
+        let mut script = ":guild 9\n".to_string();
+        for (id, sente, gote) in &games {
+            let pair = if sente < gote {
+                (sente.clone(), gote.clone())
+            } else {
+                (gote.clone(), sente.clone())
+            };
+            assert!(met.insert(pair), "a rematch in round {round}: {post}");
+            // Gote resigns at once: in a league, a loss.
+            script.push_str(&format!(
+                "{gote} resign game={id}\n{gote} press resign-yes:{id}\n"
+            ));
+            *wins.entry(sente.clone()).or_default() += 1;
+        }
+        if round == 1 {
+            let privacy = out
+                .iter()
+                .find(|v| text(v).contains("Erase"))
+                .expect("the privacy answer");
+            let button = privacy["buttons"][0].as_str().expect("the erase button");
+            script.push_str(&format!("ann press {button}\n"));
+        }
+        script.push_str(":tick\n");
+        out = without_console(c.run(&script));
+        if round == 1 {
+            let refused = out
+                .iter()
+                .map(text)
+                .find(|t| t.contains("still play in league #1"));
+            assert!(refused.is_some(), "{out:#?}");
+        }
+    }
+    let last = out
+        .iter()
+        .map(text)
+        .find(|t| t.contains("Final standings of **Winter Swiss**"))
+        .unwrap_or_else(|| panic!("{out:#?}"));
+    let table: Vec<&str> = last
+        .split("```")
+        .nth(1)
+        .expect("a table")
+        .lines()
+        .skip(2)
+        .collect();
+    assert_eq!(table.len(), 5, "{last}");
+    for line in table {
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        let points: i64 = cells[2].parse().expect("whole points");
+        assert_eq!(points, wins.get(cells[1]).copied().unwrap_or(0), "{line}");
+    }
+}
+
 fn league_round_robin_in_english(b: Backend) {
     league_round_robin_to_its_final_standings(b, false);
 }
@@ -1577,6 +1670,7 @@ macro_rules! on_both_backends {
 on_both_backends!(
     league_round_robin_in_english,
     league_round_robin_in_german,
+    league_swiss_rounds_with_byes,
     privacy_report_and_erasure,
     following_games_and_members_and_the_servers_games,
     server_settings_apply_to_challenges_and_language,

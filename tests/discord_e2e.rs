@@ -2400,3 +2400,240 @@ async fn server_settings_games_list_and_privacy_on_discord() {
     );
     bot.shutdown().await;
 }
+
+/// The first accepted message after call `before` whose content contains
+/// `needle`: (channel, message).
+async fn wait_posted(fake: &Fake, before: usize, needle: &str) -> (String, Call) {
+    fake.wait_for(WAIT, |calls| {
+        calls
+            .get(before..)
+            .unwrap_or_default()
+            .iter()
+            .find_map(|c| {
+                let is_post = c.method == "POST"
+                    && c.path.starts_with("/channels/")
+                    && c.path.ends_with("/messages")
+                    && c.ok();
+                (is_post && c.content().contains(needle)).then(|| {
+                    (
+                        c.path.split('/').nth(2).unwrap_or("").to_string(),
+                        c.clone(),
+                    )
+                })
+            })
+    })
+    .await
+    .unwrap_or_else(|| panic!("nothing posted with {needle:?}"))
+}
+
+/// The game a league round started, from its first message in its new
+/// thread: (thread, game, sente, gote).
+async fn league_game(fake: &Fake, before: usize, round: usize) -> (u64, i64, u64, u64) {
+    let (thread, first) = wait_posted(fake, before, &format!("round {round} of 3.\nGame #")).await;
+    assert!(thread.starts_with('8'), "in its own thread: {thread}");
+    assert!(first.has_png(), "with the board");
+    let text = first.content();
+    let game: i64 = text
+        .split_once("Game #")
+        .and_then(|(_, r)| r.split_once(' '))
+        .and_then(|(n, _)| n.parse().ok())
+        .expect("a game id");
+    let user = |side: &str| {
+        [ALICE, BOB, CAROL]
+            .into_iter()
+            .find(|u| text.contains(&format!("{side} Player{} (", u % 100_000)))
+            .expect("a player")
+    };
+    (
+        thread.parse().expect("thread id"),
+        game,
+        user("☗"),
+        user("☖"),
+    )
+}
+
+/// A league on Discord from the sign-up button to the final standings:
+/// three members (one speaks German), a round robin of three rounds with a
+/// bye each, every game in its own thread; a resignation, a timeout and a
+/// withdrawal; the final standings with their table image in the channel.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_league_on_discord_from_sign_up_to_final_standings() {
+    let fake = Fake::start().await;
+    let (_dir, db) = temp_db();
+    let clock = Arc::new(ManualClock::new(START));
+    let bot = start_bot(&fake, &db, clock.clone(), 1).await;
+    let sub = |name: &str, options: Value| json!([{"name": name, "type": 1, "options": options}]);
+    // Without Manage Server, or with a start too far ahead: refused.
+    let id = fake.command_unprivileged(
+        BOB,
+        "en-US",
+        CHANNEL,
+        "league",
+        sub("create", json!([opt("name", 3, json!("Spring Cup"))])),
+    );
+    assert!(answer(&fake, &id).await.content().contains("Manage Server"));
+    let far = sub(
+        "create",
+        json!([
+            opt("name", 3, json!("Spring Cup")),
+            opt("start", 3, json!("2099-01-01"))
+        ]),
+    );
+    let a = command(&fake, ALICE, "de", CHANNEL, "league", far).await;
+    assert!(
+        a.ephemeral() && a.content().contains("in 90 Tagen"),
+        "{}",
+        a.content()
+    );
+    let created = command(
+        &fake,
+        ALICE,
+        "en-US",
+        CHANNEL,
+        "league",
+        sub(
+            "create",
+            json!([
+                opt("name", 3, json!("Spring Cup")),
+                opt("days", 4, json!(1))
+            ]),
+        ),
+    )
+    .await;
+    assert!(
+        !created.ephemeral()
+            && created
+                .content()
+                .contains("created the league **Spring Cup** (#1)"),
+        "{}",
+        created.content()
+    );
+    assert_eq!(created.buttons(), vec!["league-join:1", "league-leave:1"]);
+    // Members join with the button; bob's client speaks German.
+    for (user, locale, said) in [
+        (
+            ALICE,
+            "en-US",
+            "Player1 joined **Spring Cup** (#1): 1 of 16 players.",
+        ),
+        (
+            BOB,
+            "de",
+            "Player2 ist der Liga **Spring Cup** (#1) beigetreten: 2 von 16 Spielern.",
+        ),
+        (
+            CAROL,
+            "en-US",
+            "Player3 joined **Spring Cup** (#1): 3 of 16 players.",
+        ),
+        (BOB, "de", "Du bist schon in dieser Liga."),
+    ] {
+        let id = fake.button(user, locale, CHANNEL, "league-join:1");
+        let a = answer(&fake, &id).await;
+        assert!(a.content().contains(said), "{}", a.content());
+    }
+    // The manager starts it now instead of in a week.
+    let before = fake.calls().len();
+    let a = command(
+        &fake,
+        ALICE,
+        "en-US",
+        CHANNEL,
+        "league",
+        sub("start", json!([])),
+    )
+    .await;
+    assert!(
+        a.ephemeral() && a.content().contains("has started with 3 players"),
+        "{}",
+        a.content()
+    );
+    let (channel, post) = wait_posted(&fake, before, "round 1 of 3 begins").await;
+    assert_eq!(
+        channel,
+        CHANNEL.to_string(),
+        "the round is posted where the league was made"
+    );
+    assert!(
+        post.content().contains("sits this round out"),
+        "{}",
+        post.content()
+    );
+
+    // Round 1: Sente resigns at once, which counts in a league.
+    let (thread, game, sente, _) = league_game(&fake, before, 1).await;
+    let before = fake.calls().len();
+    let q = command(&fake, sente, "en-US", thread, "resign", json!([])).await;
+    assert!(
+        q.ephemeral() && q.content().contains("You will lose the game"),
+        "{}",
+        q.content()
+    );
+    let id = fake.button(sente, "en-US", thread, &format!("resign-yes:{game}"));
+    assert!(answer(&fake, &id)
+        .await
+        .content()
+        .contains("wins by resignation"));
+
+    // Round 2: nobody moves; the deadline (1 day) passes.
+    let (_, game2, _, _) = league_game(&fake, before, 2).await;
+    assert_ne!(game2, game);
+    let before = fake.calls().len();
+    clock.advance(2 * 86_400);
+    let (_, over) = wait_posted(&fake, before, "wins by the move deadline passed").await;
+    assert!(
+        over.content().contains(&format!("Game #{game2} is over")),
+        "{}",
+        over.content()
+    );
+
+    // Round 3: a player withdraws (asked first), which resigns the game and
+    // ends the league.
+    let (_, _, sente3, _) = league_game(&fake, before, 3).await;
+    let before = fake.calls().len();
+    let q = command(
+        &fake,
+        sente3,
+        "en-US",
+        CHANNEL,
+        "league",
+        sub("leave", json!([])),
+    )
+    .await;
+    assert!(
+        q.ephemeral() && q.content().starts_with("Withdraw from **Spring Cup**"),
+        "{}",
+        q.content()
+    );
+    assert_eq!(q.buttons(), vec!["league-withdraw:1"]);
+    let id = fake.button(sente3, "en-US", CHANNEL, "league-withdraw:1");
+    assert!(answer(&fake, &id)
+        .await
+        .content()
+        .contains("withdrew from **Spring Cup**"));
+    let (channel, last) = wait_posted(&fake, before, "Final standings of **Spring Cup**").await;
+    assert_eq!(channel, CHANNEL.to_string());
+    assert!(
+        last.has_png(),
+        "the table image comes with the final standings"
+    );
+    assert!(last.content().contains("×: withdrew"), "{}", last.content());
+    // German standings on request, with the image.
+    let a = command(
+        &fake,
+        BOB,
+        "de",
+        CHANNEL,
+        "league",
+        sub("standings", json!([])),
+    )
+    .await;
+    assert!(
+        a.content()
+            .contains("Abschlusstabelle der Liga **Spring Cup**"),
+        "{}",
+        a.content()
+    );
+    assert!(a.has_png());
+    bot.shutdown().await;
+}

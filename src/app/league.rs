@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use super::challenges::{ChallengeOptions, DAYS_PER_MOVE};
 use super::message::{LeagueInfo, Msg, PairingLine, Refusal, StandingLine, Who};
-use super::scheduler::{game_places, lang_of_in};
+use super::scheduler::{game_places, lang_of_in, NoticeReply};
 use super::server::server_of;
 use super::tournament::{self, Score, SwissPlayer};
 use super::{App, AppError, AppResult, ButtonAction, Caller, Notice, Place, Reply, DAY};
@@ -292,10 +292,12 @@ impl App {
         let store = self.store()?;
         store.transaction(|tx| -> AppResult {
             let s = server_of(tx, Some(guild))?;
+            // Minishogi games are unrated, as challenges are.
             let rated = match o.rated {
+                Some(true) if variant == "minishogi" => return Err(Refusal::UnratedVariant.into()),
                 Some(true) if !s.rated => return Err(Refusal::RatedOffHere.into()),
                 Some(r) => r,
-                None => s.rated,
+                None => s.rated && variant != "minishogi",
             };
             let days = o
                 .days
@@ -530,7 +532,8 @@ impl App {
         let store = self.store()?;
         store.read(|r| -> AppResult {
             let l = Self::pick_league(r, id, guild, |l| Ok(l.status != "cancelled"))?;
-            standings_reply(r, &l, caller.lang, false)
+            let last = l.status == "finished";
+            standings_reply(r, &l, caller.lang, last)
         })
     }
 
@@ -824,7 +827,7 @@ impl App {
     pub(super) fn league_notice_reply(
         tx: &Reader<'_>,
         notice: &Notice,
-    ) -> AppResult<Option<(Reply, Vec<i64>, Option<i64>)>> {
+    ) -> AppResult<Option<NoticeReply>> {
         match *notice {
             Notice::LeagueRound { league_id, round } => {
                 let Some(l) = tx.league(league_id)? else {
@@ -844,7 +847,11 @@ impl App {
                     .filter(|p| p.game_id.is_some())
                     .flat_map(|p| std::iter::once(p.sente.id).chain(p.gote.as_ref().map(|g| g.id)))
                     .collect();
-                Ok(Some((r, l.channel_id.into_iter().collect(), None)))
+                Ok(Some(NoticeReply {
+                    reply: r,
+                    places: l.channel_id.into_iter().collect(),
+                    dm: None,
+                }))
             }
             Notice::LeagueGame { game_id } => {
                 let Some(row) = tx.game(game_id)? else {
@@ -898,7 +905,11 @@ impl App {
                     .player(to_move)?
                     .filter(|p| p.settings.dms)
                     .map(|p| p.user_id);
-                Ok(Some((r, game_places(&row), dm)))
+                Ok(Some(NoticeReply {
+                    reply: r,
+                    places: game_places(&row),
+                    dm,
+                }))
             }
             Notice::LeagueEnded { league_id } => {
                 let Some(l) = tx.league(league_id)? else {
@@ -918,7 +929,11 @@ impl App {
                     r.notify = tx.league_players(l.id)?.iter().map(|p| p.user_id).collect();
                     r
                 };
-                Ok(Some((r, l.channel_id.into_iter().collect(), None)))
+                Ok(Some(NoticeReply {
+                    reply: r,
+                    places: l.channel_id.into_iter().collect(),
+                    dm: None,
+                }))
             }
             _ => Ok(None),
         }

@@ -914,6 +914,9 @@ pub enum Refusal {
     /// Erasure waits until the member's games are over.
     #[error("{0} games still going")]
     EraseWithActiveGames(i64),
+    /// Erasure waits while the member plays in a running league (its id).
+    #[error("still in league {0}")]
+    EraseInLeague(i64),
     /// One cannot follow oneself or one's own game.
     #[error("cannot follow yourself")]
     FollowYourself,

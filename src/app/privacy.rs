@@ -41,6 +41,12 @@ impl App {
             if about.active_games > 0 {
                 return Err(Refusal::EraseWithActiveGames(about.active_games).into());
             }
+            // A running league would pair them again: they withdraw first.
+            for id in tx.leagues_playing(user)? {
+                if tx.league(id)?.is_some_and(|l| l.status == "running") {
+                    return Err(Refusal::EraseInLeague(id).into());
+                }
+            }
             tx.erase_player(user, FORMER_MEMBER)?;
             Ok(Reply::private(
                 Msg::Erased { games: about.games },

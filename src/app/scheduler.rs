@@ -594,7 +594,7 @@ impl App {
             }
             Notice::LeagueRound { .. } | Notice::LeagueGame { .. } | Notice::LeagueEnded { .. } => {
                 match Self::league_notice_reply(tx, notice)? {
-                    Some(found) => found,
+                    Some(NoticeReply { reply, places, dm }) => (reply, places, dm),
                     None => return Ok(None),
                 }
             }
@@ -720,13 +720,13 @@ impl Step {
 }
 
 /// What a notice says, where, and to whom by DM.
-struct NoticeReply {
+pub(super) struct NoticeReply {
     /// The message.
-    reply: Reply,
+    pub(super) reply: Reply,
     /// Where it is posted (the game's thread or channel first).
-    places: Vec<i64>,
+    pub(super) places: Vec<i64>,
     /// Whom it is also sent to by direct message.
-    dm: Option<i64>,
+    pub(super) dm: Option<i64>,
 }
 
 /// Records a failed delivery; a failure to record it is only logged (the

@@ -364,10 +364,10 @@ mod tests {
             );
             assert_eq!(round.iter().filter(|p| p.1.is_none()).count(), n % 2);
         }
-        for a in 0..n {
-            for b in 0..n {
+        for (a, row) in met.iter().enumerate() {
+            for (b, &times) in row.iter().enumerate() {
                 if a != b {
-                    assert_eq!(met[a][b], cycles, "n = {n}: {a} meets {b}");
+                    assert_eq!(times, cycles, "n = {n}: {a} meets {b}");
                 }
             }
             let games = cycles * (n - 1);

@@ -1296,6 +1296,8 @@ impl Localize for Refusal {
             (Refusal::NotYourButton, Lang::En) => "That button is someone else's.".into(),
             (Refusal::NotYourButton, Lang::De) => "Dieser Knopf gehört jemand anderem.".into(),
             (Refusal::EraseWithActiveGames(n), Lang::En) => format!("You still play {}: finish or resign {} first, then erase (your opponents need your moves until the end).", n_of(*n, "game", "games"), if *n == 1 { "it" } else { "them" }),
+            (Refusal::EraseInLeague(id), Lang::En) => format!("You still play in league #{id}: withdraw with `/league leave` first, then erase (it would pair you again)."),
+            (Refusal::EraseInLeague(id), Lang::De) => format!("Du spielst noch in der Liga #{id}: zieh dich erst mit `/liga verlassen` zurück, dann lösche (sie würde dich sonst wieder paaren)."),
             (Refusal::EraseWithActiveGames(n), Lang::De) => format!("Du spielst noch {}: beende sie oder gib sie auf, dann lösche (deine Gegner brauchen deine Züge bis zum Ende).", n_of(*n, "Partie", "Partien")),
             (Refusal::FollowYourself, Lang::En) => "You see your own moves anyway: follow someone else, or a game you do not play in.".into(),
             (Refusal::FollowYourself, Lang::De) => "Deine eigenen Züge siehst du ohnehin: folge jemand anderem oder einer Partie, in der du nicht spielst.".into(),

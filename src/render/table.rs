@@ -29,6 +29,8 @@ pub struct Table {
 pub const MAX_TABLE_ROWS: usize = 64;
 /// Most characters of a cell.
 const MAX_CELL_CHARS: usize = 24;
+/// Most characters of the title.
+const MAX_TITLE_CHARS: usize = 80;
 
 const EM: f32 = 17.0;
 const TITLE_EM: f32 = 20.0;
@@ -37,8 +39,8 @@ const PAD: f32 = 14.0;
 const MARGIN: u32 = 16;
 
 /// `text` with the characters the font lacks replaced by `·`, cut to
-/// [`MAX_CELL_CHARS`].
-fn drawable(text: &str) -> String {
+/// `max` characters.
+fn drawable(text: &str, max: usize) -> String {
     let font = &*FONT;
     let mut s: String = text
         .chars()
@@ -49,9 +51,9 @@ fn drawable(text: &str) -> String {
                 '·'
             }
         })
-        .take(MAX_CELL_CHARS)
+        .take(max)
         .collect();
-    if text.chars().count() > MAX_CELL_CHARS {
+    if text.chars().count() > max {
         s.pop();
         s.push('.');
     }
@@ -86,14 +88,22 @@ pub fn table_png(t: &Table, theme: Theme) -> Vec<u8> {
 
 fn draw_table(t: &Table, theme: Theme) -> RgbImage {
     let c = theme.colors();
-    let header: Vec<String> = t.header.iter().map(|h| drawable(h)).collect();
+    let header: Vec<String> = t
+        .header
+        .iter()
+        .map(|h| drawable(h, MAX_CELL_CHARS))
+        .collect();
     let rows: Vec<Vec<String>> = t
         .rows
         .iter()
         .take(MAX_TABLE_ROWS)
-        .map(|r| r.iter().map(|cell| drawable(cell)).collect())
+        .map(|r| {
+            r.iter()
+                .map(|cell| drawable(cell, MAX_CELL_CHARS))
+                .collect()
+        })
         .collect();
-    let title = drawable(&t.title);
+    let title = drawable(&t.title, MAX_TITLE_CHARS);
     let cols = header.len().max(1);
     let mut widths = vec![0f32; cols];
     for row in std::iter::once(&header).chain(rows.iter()) {
@@ -196,11 +206,15 @@ mod tests {
 
     #[test]
     fn names_outside_the_font_are_dots_and_long_ones_are_cut() {
-        assert_eq!(drawable("Jürgen"), "Jürgen");
-        assert_eq!(drawable("名人 carol"), "·· carol");
+        assert_eq!(drawable("Jürgen", MAX_CELL_CHARS), "Jürgen");
+        assert_eq!(drawable("名人 carol", MAX_CELL_CHARS), "·· carol");
         let long = "x".repeat(40);
-        assert_eq!(drawable(&long).chars().count(), MAX_CELL_CHARS);
-        assert!(drawable(&long).ends_with('.'));
+        assert_eq!(
+            drawable(&long, MAX_CELL_CHARS).chars().count(),
+            MAX_CELL_CHARS
+        );
+        assert!(drawable(&long, MAX_CELL_CHARS).ends_with('.'));
+        assert_eq!(drawable(&long, MAX_TITLE_CHARS), long);
     }
 
     #[test]

@@ -353,6 +353,13 @@ impl Tx<'_> {
             "UPDATE challenges SET status = 'cancelled' WHERE status = 'open' AND challenger = ?1",
             args![user],
         )?;
+        // Leagues not yet started: they simply leave. (A running league
+        // keeps its players: the app refuses erasure until they withdraw.)
+        c.exec(
+            "DELETE FROM league_players WHERE user_id = ?1
+               AND league_id IN (SELECT id FROM leagues WHERE status = 'open')",
+            args![user],
+        )?;
         Ok(())
     }
 
