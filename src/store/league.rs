@@ -164,11 +164,17 @@ read_queries! {
         )
     }
 
-    /// Leagues the scheduler looks at: open ones whose start has come, and
-    /// running ones.
+    /// Leagues the scheduler has work in: open ones whose start has come,
+    /// and running ones whose current round has no undecided pairing left.
     pub fn leagues_due(&self, now: i64) -> StoreResult<Vec<i64>> {
         self.c().all(
-            "SELECT id FROM leagues WHERE (status = 'open' AND starts_at <= ?1) OR status = 'running' ORDER BY id",
+            "SELECT l.id FROM leagues l
+             WHERE (l.status = 'open' AND l.starts_at <= ?1)
+                OR (l.status = 'running' AND NOT EXISTS (
+                    SELECT 1 FROM league_pairings p LEFT JOIN games g ON g.id = p.game_id
+                    WHERE p.league_id = l.id AND p.round = l.round AND p.result IS NULL
+                      AND (g.status IS NULL OR g.status <> 'finished')))
+             ORDER BY l.id",
             args![now],
             |r| r.get(0),
         )
