@@ -588,6 +588,131 @@ fn concurrent_accepts_keep_the_challengers_cap(backend: Backend) {
     }
 }
 
+/// Two processes step the same league at the same moment, round after
+/// round: each round is started once (its games and its announcement once),
+/// and two members racing for the last place of a league: one gets it.
+fn two_processes_step_a_league_once(backend: Backend) {
+    use komadai::app::{Action, LeagueOp, LeagueOptions, Notice};
+    let db = Db::new(backend, "league");
+    let apps: Vec<Arc<App>> = (0..2)
+        .map(|i| {
+            Arc::new(App::new(
+                db.open(),
+                Arc::new(ManualClock::new(1_800_000_000)),
+                Arc::new(SeededDice::new(i)),
+            ))
+        })
+        .collect();
+    let place = Place {
+        guild: Some(5),
+        channel: Some(50),
+    };
+    let mut boss = Caller::new(1, "boss", Lang::En);
+    boss.manages_server = true;
+    let options = LeagueOptions {
+        name: "Race".into(),
+        start: Some("now".into()),
+        max_players: Some(6),
+        ..LeagueOptions::default()
+    };
+    apps[0]
+        .league(&boss, LeagueOp::Create(&options), place)
+        .unwrap();
+    let players: Vec<Caller> = (0..7)
+        .map(|i| Caller::new(100 + i, &format!("p{i}"), Lang::En))
+        .collect();
+    for p in &players[..5] {
+        apps[(p.id % 2) as usize]
+            .league(p, LeagueOp::Join(None), place)
+            .unwrap();
+    }
+    let both = |f: &(dyn Fn(usize) -> bool + Sync)| -> Vec<bool> {
+        let barrier = Barrier::new(2);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..2)
+                .map(|i| {
+                    let barrier = &barrier;
+                    scope.spawn(move || {
+                        barrier.wait();
+                        f(i)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        })
+    };
+    let joined = both(&|i| {
+        apps[i]
+            .league(&players[5 + i], LeagueOp::Join(None), place)
+            .is_ok()
+    });
+    assert_eq!(
+        joined.iter().filter(|&&j| j).count(),
+        1,
+        "one takes the last place"
+    );
+    let in_league: Vec<&Caller> = players
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i < 5 || joined[i - 5])
+        .map(|(_, p)| p)
+        .collect();
+    for round in 1..=5 {
+        both(&|i| apps[i].tick().is_ok());
+        let (league, pairings) = apps[0]
+            .with_store(|s| s.read(|r| Ok::<_, StoreError>((r.league(1)?, r.league_pairings(1)?))))
+            .unwrap()
+            .unwrap();
+        assert_eq!(league.unwrap().round, round, "round {round} started");
+        let games: Vec<i64> = pairings
+            .iter()
+            .filter(|p| p.round == round)
+            .filter_map(|p| p.game_id)
+            .collect();
+        assert_eq!(games.len(), 3, "round {round}: {pairings:?}");
+        let notices = apps[0].pending_notices().unwrap();
+        let posts = notices
+            .iter()
+            .filter(|(_, n, _)| matches!(n, Notice::LeagueRound { round: r, .. } if *r == round))
+            .count();
+        assert_eq!(posts, 1, "round {round} announced once");
+        let starts = notices
+            .iter()
+            .filter(|(_, n, _)| matches!(n, Notice::LeagueGame { .. }))
+            .count();
+        assert_eq!(starts, 3, "each game of round {round} announced once");
+        for (id, _, _) in notices {
+            apps[0].ack_notice(id).unwrap();
+        }
+        // Sente resigns every game.
+        for g in games {
+            let row = apps[0]
+                .with_store(|s| s.read(|r| r.game(g)))
+                .unwrap()
+                .unwrap()
+                .unwrap();
+            let sente = in_league.iter().find(|p| p.id == row.sente).unwrap();
+            apps[1]
+                .game_action(sente, Some(g), Action::ResignConfirmed, place)
+                .unwrap();
+        }
+    }
+    both(&|i| apps[i].tick().is_ok());
+    let league = apps[0]
+        .with_store(|s| s.read(|r| r.league(1)))
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(league.status, "finished");
+    let ends = apps[0]
+        .pending_notices()
+        .unwrap()
+        .iter()
+        .filter(|(_, n, _)| matches!(n, Notice::LeagueEnded { .. }))
+        .count();
+    assert_eq!(ends, 1, "the final standings once");
+}
+
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
@@ -608,6 +733,7 @@ macro_rules! on_both_backends {
 }
 
 on_both_backends!(
+    two_processes_step_a_league_once,
     concurrent_accepts_keep_the_challengers_cap,
     outbox_retries_with_backoff_and_dead_letters,
     computer_jobs_quarantine_actions_and_requests,
