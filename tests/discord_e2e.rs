@@ -2637,3 +2637,61 @@ async fn a_league_on_discord_from_sign_up_to_final_standings() {
     assert!(a.has_png());
     bot.shutdown().await;
 }
+
+/// A channel where the bot may not open threads: a league's games start in
+/// the channel itself, and the round goes on there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn league_games_start_in_the_channel_where_threads_are_refused() {
+    let fake = Fake::start().await;
+    fake.refuse_threads(CHANNEL);
+    let (_dir, db) = temp_db();
+    let bot = start_bot(&fake, &db, Arc::new(ManualClock::new(START)), 1).await;
+    let sub = |name: &str, options: Value| json!([{"name": name, "type": 1, "options": options}]);
+    let create = sub(
+        "create",
+        json!([
+            opt("name", 3, json!("Kleine Liga")),
+            opt("start", 3, json!("jetzt"))
+        ]),
+    );
+    let a = command(&fake, ALICE, "de", CHANNEL, "league", create).await;
+    assert!(
+        a.content()
+            .contains("hat die Liga **Kleine Liga** (#1) eröffnet"),
+        "{}",
+        a.content()
+    );
+    let before = fake.calls().len();
+    for user in [ALICE, BOB, CAROL] {
+        let id = fake.button(user, "de", CHANNEL, "league-join:1");
+        answer(&fake, &id).await;
+    }
+    // The start has come: the next tick starts round 1.
+    let (channel, first) = wait_posted(&fake, before, "round 1 of 3.\nGame #").await;
+    assert_eq!(channel, CHANNEL.to_string(), "in the channel");
+    assert!(first.has_png());
+    let threads = format!("/channels/{CHANNEL}/threads");
+    assert!(
+        fake.calls_from(before)
+            .iter()
+            .any(|c| c.path == threads && !c.ok()),
+        "a thread was asked for and refused"
+    );
+    let a = command(
+        &fake,
+        BOB,
+        "de",
+        CHANNEL,
+        "league",
+        sub("pairings", json!([])),
+    )
+    .await;
+    assert!(
+        a.ephemeral()
+            && a.content().contains("Runde 1 von 3:")
+            && a.content().contains("läuft — Partie #1"),
+        "{}",
+        a.content()
+    );
+    bot.shutdown().await;
+}
