@@ -366,16 +366,22 @@ impl App {
         Err(Refusal::NoSuchLeague.into())
     }
 
+    /// The open league a command means, locked for the transaction.
+    fn open_league(tx: &Tx<'_>, id: Option<i64>, guild: i64) -> AppResult<LeagueRow> {
+        let l = Self::pick_league(tx, id, guild, |l| Ok(l.status == "open"))?;
+        tx.lock_league(l.id)?;
+        let l = tx.league(l.id)?.ok_or(Refusal::NoSuchLeague)?;
+        if l.status != "open" {
+            return Err(Refusal::LeagueClosed.into());
+        }
+        Ok(l)
+    }
+
     fn join_league(&self, caller: &Caller, id: Option<i64>, guild: i64) -> AppResult {
         let now = self.now();
         let store = self.store()?;
         store.transaction(|tx| -> AppResult {
-            let l = Self::pick_league(tx, id, guild, |l| Ok(l.status == "open"))?;
-            tx.lock_league(l.id)?;
-            let l = tx.league(l.id)?.ok_or(Refusal::NoSuchLeague)?;
-            if l.status != "open" {
-                return Err(Refusal::LeagueClosed.into());
-            }
+            let l = Self::open_league(tx, id, guild)?;
             let players = tx.league_players(l.id)?;
             if players.iter().any(|p| p.user_id == caller.id) {
                 return Err(Refusal::AlreadyInLeague.into());
@@ -503,12 +509,7 @@ impl App {
         let now = self.now();
         let store = self.store()?;
         store.transaction(|tx| -> AppResult {
-            let l = Self::pick_league(tx, id, guild, |l| Ok(l.status == "open"))?;
-            tx.lock_league(l.id)?;
-            let l = tx.league(l.id)?.ok_or(Refusal::NoSuchLeague)?;
-            if l.status != "open" {
-                return Err(Refusal::LeagueClosed.into());
-            }
+            let l = Self::open_league(tx, id, guild)?;
             let players = tx.league_players(l.id)?.len();
             if players < MIN_LEAGUE_PLAYERS {
                 return Err(Refusal::LeagueTooFew {

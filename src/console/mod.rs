@@ -644,17 +644,7 @@ impl Console {
             "league" => {
                 let sub = kv.positional.first().copied().unwrap_or("list");
                 let rest = kv.positional.get(1..).unwrap_or_default();
-                let id = |rest: &[&str]| -> Result<Option<i64>, AppError> {
-                    match rest {
-                        [] => Ok(None),
-                        [n] => n
-                            .trim_start_matches('#')
-                            .parse()
-                            .map(Some)
-                            .map_err(|_| Refusal::BadArgument((*n).into()).into()),
-                        [_, extra, ..] => Err(Refusal::BadArgument((*extra).into()).into()),
-                    }
-                };
+                let id = number_of;
                 let op_options;
                 let op = match sub {
                     "create" => {
@@ -904,6 +894,20 @@ fn parse_offset(s: &str) -> Option<i64> {
     Some(n * mult)
 }
 
+/// The number in `words` (`12` or `#12`), if there is one word; more than
+/// one is refused.
+fn number_of(words: &[&str]) -> Result<Option<i64>, AppError> {
+    match words {
+        [] => Ok(None),
+        [n] => n
+            .trim_start_matches('#')
+            .parse()
+            .map(Some)
+            .map_err(|_| Refusal::BadArgument((*n).into()).into()),
+        [_, extra, ..] => Err(Refusal::BadArgument((*extra).into()).into()),
+    }
+}
+
 /// `key=value` arguments, `@mentions` and positional words of a console line.
 struct KeyValues<'a> {
     pairs: Vec<(&'a str, &'a str)>,
@@ -958,15 +962,7 @@ impl<'a> KeyValues<'a> {
     }
 
     fn positional_number(&self) -> Result<Option<i64>, AppError> {
-        match self.positional.as_slice() {
-            [] => Ok(None),
-            [n] => n
-                .trim_start_matches('#')
-                .parse()
-                .map(Some)
-                .map_err(|_| Refusal::BadArgument((*n).into()).into()),
-            [_, extra, ..] => Err(Refusal::BadArgument((*extra).into()).into()),
-        }
+        number_of(&self.positional)
     }
 
     fn mention(&self) -> Option<String> {

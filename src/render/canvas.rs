@@ -27,6 +27,22 @@ pub(crate) fn scale_for_em(em_px: f32) -> PxScale {
     PxScale::from(em_px * font.height_unscaled() / upem)
 }
 
+/// An RGB image as a PNG (the evaluation graph, tables; boards use their
+/// palette instead).
+pub(crate) fn rgb_png(img: &RgbImage) -> Vec<u8> {
+    let mut out = Vec::with_capacity(32 * 1024);
+    let mut enc = png::Encoder::new(&mut out, img.width(), img.height());
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.set_compression(png::Compression::Balanced);
+    {
+        let mut w = enc.write_header().expect("PNG header for a valid size");
+        w.write_image_data(img.as_raw())
+            .expect("writing PNG data to memory");
+    }
+    out
+}
+
 /// Fills a rectangle (clipped to the image).
 pub(crate) fn fill_rect(img: &mut RgbImage, x: i32, y: i32, w: u32, h: u32, c: Rgb) {
     if w == 0 || h == 0 {

@@ -86,18 +86,7 @@ pub fn eval_graph_png(
     turning: &[usize],
     theme: Theme,
 ) -> Vec<u8> {
-    let img = draw_graph(evals, end, turning, theme);
-    let mut out = Vec::with_capacity(32 * 1024);
-    let mut enc = png::Encoder::new(&mut out, img.width(), img.height());
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_compression(png::Compression::Balanced);
-    {
-        let mut w = enc.write_header().expect("PNG header for a valid size");
-        w.write_image_data(img.as_raw())
-            .expect("writing PNG data to memory");
-    }
-    out
+    super::canvas::rgb_png(&draw_graph(evals, end, turning, theme))
 }
 
 /// The scale on the left: pawns (a pawn is 100 centipawns) at which a

@@ -72,18 +72,7 @@ fn draw_left(img: &mut RgbImage, text: &str, em: f32, x: f32, y: f32, c: [u8; 3]
 /// The table as a PNG.
 #[must_use]
 pub fn table_png(t: &Table, theme: Theme) -> Vec<u8> {
-    let img = draw_table(t, theme);
-    let mut out = Vec::with_capacity(16 * 1024);
-    let mut enc = png::Encoder::new(&mut out, img.width(), img.height());
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_compression(png::Compression::Balanced);
-    {
-        let mut w = enc.write_header().expect("PNG header for a valid size");
-        w.write_image_data(img.as_raw())
-            .expect("writing PNG data to memory");
-    }
-    out
+    super::canvas::rgb_png(&draw_table(t, theme))
 }
 
 fn draw_table(t: &Table, theme: Theme) -> RgbImage {
