@@ -1114,6 +1114,45 @@ mod tests {
     }
 
     #[test]
+    fn a_league_game_links_its_page_when_a_public_url_is_set() {
+        use std::sync::Arc;
+        let app = App::new(
+            crate::store::Store::open_in_memory().unwrap(),
+            Arc::new(super::super::ManualClock::new(1_800_000_000)),
+            Arc::new(super::super::SeededDice::new(1)),
+        )
+        .with_public_url(Some("https://shogi.example.org".into()));
+        let place = Place {
+            guild: Some(1),
+            channel: Some(2),
+        };
+        let mut boss = Caller::new(1, "boss", Lang::En);
+        boss.manages_server = true;
+        let options = LeagueOptions {
+            name: "Cup".into(),
+            start: Some("now".into()),
+            ..LeagueOptions::default()
+        };
+        app.league(&boss, LeagueOp::Create(&options), place)
+            .unwrap();
+        for u in 10..13 {
+            let c = Caller::new(u, &format!("p{u}"), Lang::En);
+            app.league(&c, LeagueOp::Join(None), place).unwrap();
+        }
+        app.tick().unwrap();
+        let starts: Vec<Reply> = app
+            .pending_notices()
+            .unwrap()
+            .into_iter()
+            .filter(|(_, n, _)| matches!(n, Notice::LeagueGame { .. }))
+            .map(|(_, _, r)| r)
+            .collect();
+        assert_eq!(starts.len(), 1, "three players: one game a round");
+        let text = crate::i18n::Localize::localize(&starts[0].msg, Lang::En);
+        assert!(text.contains("https://shogi.example.org/g/"), "{text}");
+    }
+
+    #[test]
     fn formats_parse_in_english_and_german() {
         assert_eq!(
             LeagueFormat::parse("Round-Robin"),

@@ -396,7 +396,19 @@ impl App {
                 store.transaction(|tx| Self::deliverable(tx, &row, notice.clone(), now))
             }));
             match built {
-                Ok(Ok(Some(d))) => out.push(d),
+                Ok(Ok(Some(mut d))) => {
+                    // A league game's first message links its page, as a
+                    // game started by a member does.
+                    if let Notice::LeagueGame { game_id } = d.notice {
+                        let msg = std::mem::replace(&mut d.reply.msg, Msg::Help);
+                        d.reply.msg =
+                            match store.read(|r| self.with_page_link(r, game_id, msg.clone())) {
+                                Ok(linked) => linked,
+                                Err(_) => msg,
+                            };
+                    }
+                    out.push(d);
+                }
                 Ok(Ok(None)) => {}
                 Ok(Err(e)) => {
                     tracing::error!(notice = row.id, error = %e, "building a notice failed");
