@@ -113,8 +113,10 @@ pub(crate) fn evasions_estimate(pos: &Position) -> u32 {
         for sq in b {
             n += attackers(pos, sq, us, occ).without(k).count();
         }
-        let kinds = pos.hand(us).iter().filter(|&(_, m)| m > 0).count() as u32;
-        n += kinds * b.count();
+        // Drops on one square count once, as df-pn's defender node sums them.
+        if !pos.hand(us).is_empty() {
+            n += b.count();
+        }
     }
     n
 }
