@@ -31,6 +31,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::checks;
+use super::evasion::evasions_estimate;
 use crate::shogi::{between, Hand, Move, PieceKind, Position};
 
 /// "Infinite" proof or disproof number; unsolved numbers stay below it.
@@ -545,8 +546,8 @@ impl Dfpn {
                     continue;
                 }
                 let child = pos.after(c.mv);
-                match child.count_legal_moves() {
-                    0 => {
+                match evasions_estimate(&child) {
+                    0 if child.count_legal_moves() == 0 => {
                         let h = self.proof_extra(&child, c.hand, Pack::EMPTY);
                         let f = Found {
                             pn: 0,
@@ -562,7 +563,7 @@ impl Dfpn {
                         self.tt.put(child.board_key(), c.hand, f, 1);
                         break;
                     }
-                    n => self.kids[i].pn = u32::try_from(n).unwrap_or(INF - 1).min(INF - 1),
+                    n => self.kids[i].pn = n.clamp(1, INF - 1),
                 }
             }
         }

@@ -16,6 +16,7 @@
 //! Every search takes a node limit and never reads a clock.
 
 mod dfpn;
+mod evasion;
 mod exact;
 
 pub mod generate;

@@ -1,0 +1,201 @@
+//! A cheap estimate of the defender's replies to a check, for df-pn's
+//! initial proof numbers.
+//!
+//! [`Position::count_legal_moves`] is exact but asks for a full attack test
+//! on every square the king could step to and on every destination; df-pn
+//! only needs a number that is zero exactly when the defender is mated (a
+//! zero proves the check) and otherwise roughly the number of evasions.
+//! [`evasions_estimate`] counts the king's safe steps exactly and every other
+//! evasion by its square only (pins, promotion choices, dead squares and the
+//! pawn-drop rules are ignored), so it is never zero when a legal evasion
+//! exists. When it says zero, the caller still confirms with the exact count.
+
+use crate::shogi::{
+    between, bishop_attacks, bishop_pseudo, king_attacks, lance_attacks, lance_ray, rook_attacks,
+    rook_pseudo, step_attacks, Bitboard, Color, PieceKind, Position, Square,
+};
+
+/// The pieces of `by` that attack `sq` with `occ` as occupancy, as
+/// [`Position::attackers_to`], but the ranging pieces' attacks are only
+/// computed when one of them stands on a line through `sq`.
+#[inline]
+pub(crate) fn attackers(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+    let me = !by;
+    let golds = pos.pieces(by, PieceKind::Gold)
+        | pos.pieces(by, PieceKind::ProPawn)
+        | pos.pieces(by, PieceKind::ProLance)
+        | pos.pieces(by, PieceKind::ProKnight)
+        | pos.pieces(by, PieceKind::ProSilver);
+    let kingish = pos.pieces(by, PieceKind::King)
+        | pos.pieces(by, PieceKind::Horse)
+        | pos.pieces(by, PieceKind::Dragon);
+    let mut a = (step_attacks(me, PieceKind::Pawn, sq) & pos.pieces(by, PieceKind::Pawn))
+        | (step_attacks(me, PieceKind::Knight, sq) & pos.pieces(by, PieceKind::Knight))
+        | (step_attacks(me, PieceKind::Silver, sq) & pos.pieces(by, PieceKind::Silver))
+        | (step_attacks(me, PieceKind::Gold, sq) & golds)
+        | (king_attacks(sq) & kingish);
+    let rookish = pos.pieces(by, PieceKind::Rook) | pos.pieces(by, PieceKind::Dragon);
+    if (rook_pseudo(sq) & rookish).is_any() {
+        a |= rook_attacks(sq, occ) & rookish;
+    }
+    let bishopish = pos.pieces(by, PieceKind::Bishop) | pos.pieces(by, PieceKind::Horse);
+    if (bishop_pseudo(sq) & bishopish).is_any() {
+        a |= bishop_attacks(sq, occ) & bishopish;
+    }
+    let lances = pos.pieces(by, PieceKind::Lance);
+    if (lance_ray(me, sq) & lances).is_any() {
+        a |= lance_attacks(me, sq, occ) & lances;
+    }
+    a
+}
+
+/// Whether `by` attacks `sq` with `occ` as occupancy: [`attackers`] with
+/// an early answer after the step pieces.
+#[inline]
+pub(crate) fn attacked(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> bool {
+    let me = !by;
+    let golds = pos.pieces(by, PieceKind::Gold)
+        | pos.pieces(by, PieceKind::ProPawn)
+        | pos.pieces(by, PieceKind::ProLance)
+        | pos.pieces(by, PieceKind::ProKnight)
+        | pos.pieces(by, PieceKind::ProSilver);
+    let kingish = pos.pieces(by, PieceKind::King)
+        | pos.pieces(by, PieceKind::Horse)
+        | pos.pieces(by, PieceKind::Dragon);
+    let steps = (step_attacks(me, PieceKind::Pawn, sq) & pos.pieces(by, PieceKind::Pawn))
+        | (step_attacks(me, PieceKind::Knight, sq) & pos.pieces(by, PieceKind::Knight))
+        | (step_attacks(me, PieceKind::Silver, sq) & pos.pieces(by, PieceKind::Silver))
+        | (step_attacks(me, PieceKind::Gold, sq) & golds)
+        | (king_attacks(sq) & kingish);
+    if steps.is_any() {
+        return true;
+    }
+    let rookish = pos.pieces(by, PieceKind::Rook) | pos.pieces(by, PieceKind::Dragon);
+    if (rook_pseudo(sq) & rookish).is_any() && (rook_attacks(sq, occ) & rookish).is_any() {
+        return true;
+    }
+    let bishopish = pos.pieces(by, PieceKind::Bishop) | pos.pieces(by, PieceKind::Horse);
+    if (bishop_pseudo(sq) & bishopish).is_any() && (bishop_attacks(sq, occ) & bishopish).is_any() {
+        return true;
+    }
+    let lances = pos.pieces(by, PieceKind::Lance);
+    (lance_ray(me, sq) & lances).is_any() && (lance_attacks(me, sq, occ) & lances).is_any()
+}
+
+/// Roughly the number of legal replies of the side to move, which is in
+/// check: zero only if it has none (see the module's note; a mate where
+/// every other defence is pinned may still count more than zero). Falls back to
+/// the exact count where the shortcut does not apply.
+pub(crate) fn evasions_estimate(pos: &Position) -> u32 {
+    let us = pos.side_to_move();
+    let them = !us;
+    let checkers = pos.checkers();
+    let (Some(k), Some(c)) = (pos.king_square(us), checkers.first()) else {
+        return exact(pos);
+    };
+    let occ = pos.occupied();
+    let own = pos.pieces_of(us);
+    let occ_wo_king = occ.without(k);
+    let mut n = 0;
+    for to in king_attacks(k) & !own & pos.board_mask() {
+        if !attacked(pos, to, them, occ_wo_king) {
+            n += 1;
+        }
+    }
+    if checkers.more_than_one() {
+        // Only the king moves: exact.
+        return n;
+    }
+    // Captures of the checker, and moves onto the squares between.
+    n += attackers(pos, c, us, occ).without(k).count();
+    let b = between(k, c);
+    if b.is_any() {
+        for sq in b {
+            n += attackers(pos, sq, us, occ).without(k).count();
+        }
+        // Drops on one square count once, as df-pn's defender node sums them.
+        if !pos.hand(us).is_empty() {
+            n += b.count();
+        }
+    }
+    n
+}
+
+fn exact(pos: &Position) -> u32 {
+    u32::try_from(pos.count_legal_moves()).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_estimate_is_zero_only_at_mate_and_attacks_match() {
+        let mut checked = 0;
+        let mut mates = 0;
+        let mut seen = |p: &Position| {
+            let occ = p.occupied();
+            for c in Color::ALL {
+                for sq in p.board_mask() {
+                    assert_eq!(
+                        attackers(p, sq, c, occ),
+                        p.attackers_to(sq, c, occ),
+                        "{} {sq}",
+                        p.to_sfen()
+                    );
+                    assert_eq!(
+                        attacked(p, sq, c, occ),
+                        p.is_attacked(sq, c, occ),
+                        "{} {sq}",
+                        p.to_sfen()
+                    );
+                }
+            }
+            if p.in_check() {
+                checked += 1;
+                let exact = p.count_legal_moves();
+                let est = evasions_estimate(p);
+                // Zero only at mate (a mate by pins may get more).
+                if est == 0 {
+                    assert_eq!(exact, 0, "{}", p.to_sfen());
+                }
+                mates += usize::from(exact == 0);
+            }
+        };
+        for sfen in [
+            "4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1",
+            "8k/7G1/7P1/9/9/9/9/9/K8 w - 1",
+            "7nk/7P1/7S1/9/9/9/9/9/K8 w - 1",
+            "4k4/9/4L4/9/9/9/9/9/4K4 w G 1",
+            "3gkg3/9/4L4/9/9/9/9/9/4K4 w - 1",
+        ] {
+            seen(&Position::from_sfen(sfen).unwrap());
+        }
+        crate::shogi::testing::random_positions(11, 40, 200, &mut seen);
+        // Sharp playouts: captures and checks first, so that checks abound.
+        let mut rng = fastrand::Rng::with_seed(5);
+        for _ in 0..200 {
+            let mut p = Position::startpos();
+            for _ in 0..160 {
+                seen(&p);
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let sharp: Vec<_> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| p.is_capture(m) || p.gives_check(m))
+                    .collect();
+                let pool = if !sharp.is_empty() && rng.u8(..4) != 0 {
+                    sharp
+                } else {
+                    moves.to_vec()
+                };
+                p.play_unchecked(pool[rng.usize(..pool.len())]);
+            }
+        }
+        assert!(checked > 1000, "only {checked} checks");
+        assert!(mates > 0, "no mate seen");
+    }
+}
