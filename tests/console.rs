@@ -1327,6 +1327,16 @@ fn privacy_report_and_erasure(b: Backend) {
     );
 }
 
+/// The lines of a standings table (in its code block, after the header).
+fn standings_rows(text: &str) -> Vec<&str> {
+    text.split("```")
+        .nth(1)
+        .expect("a table")
+        .lines()
+        .skip(2)
+        .collect()
+}
+
 /// The games a `:tick` started, from their start notices: (game, sente, gote).
 fn started_games(out: &[Value]) -> Vec<(i64, String, String)> {
     out.iter()
@@ -1506,13 +1516,7 @@ fn league_round_robin_to_its_final_standings(b: Backend, german: bool) {
             ))
         })
         .unwrap_or_else(|| panic!("final standings: {t:#?}"));
-    let table: Vec<&str> = last
-        .split("```")
-        .nth(1)
-        .expect("a table")
-        .lines()
-        .skip(2)
-        .collect();
+    let table = standings_rows(last);
     assert_eq!(table.len(), 6, "{last}");
     let mut previous = i64::MAX;
     for line in &table {
@@ -1624,13 +1628,7 @@ fn league_swiss_rounds_with_byes(b: Backend) {
         .map(text)
         .find(|t| t.contains("Final standings of **Winter Swiss**"))
         .unwrap_or_else(|| panic!("{out:#?}"));
-    let table: Vec<&str> = last
-        .split("```")
-        .nth(1)
-        .expect("a table")
-        .lines()
-        .skip(2)
-        .collect();
+    let table = standings_rows(last);
     assert_eq!(table.len(), 5, "{last}");
     for line in table {
         let cells: Vec<&str> = line.split_whitespace().collect();

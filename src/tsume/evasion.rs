@@ -15,11 +15,10 @@ use crate::shogi::{
     rook_pseudo, step_attacks, Bitboard, Color, PieceKind, Position, Square,
 };
 
-/// The pieces of `by` that attack `sq` with `occ` as occupancy, as
-/// [`Position::attackers_to`], but the ranging pieces' attacks are only
-/// computed when one of them stands on a line through `sq`.
+/// The pieces of `by` that attack `sq` by a step (every piece but the
+/// ranging moves of rooks, bishops and lances).
 #[inline]
-pub(crate) fn attackers(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+fn step_attackers(pos: &Position, sq: Square, by: Color) -> Bitboard {
     let me = !by;
     let golds = pos.pieces(by, PieceKind::Gold)
         | pos.pieces(by, PieceKind::ProPawn)
@@ -29,11 +28,20 @@ pub(crate) fn attackers(pos: &Position, sq: Square, by: Color, occ: Bitboard) ->
     let kingish = pos.pieces(by, PieceKind::King)
         | pos.pieces(by, PieceKind::Horse)
         | pos.pieces(by, PieceKind::Dragon);
-    let mut a = (step_attacks(me, PieceKind::Pawn, sq) & pos.pieces(by, PieceKind::Pawn))
+    (step_attacks(me, PieceKind::Pawn, sq) & pos.pieces(by, PieceKind::Pawn))
         | (step_attacks(me, PieceKind::Knight, sq) & pos.pieces(by, PieceKind::Knight))
         | (step_attacks(me, PieceKind::Silver, sq) & pos.pieces(by, PieceKind::Silver))
         | (step_attacks(me, PieceKind::Gold, sq) & golds)
-        | (king_attacks(sq) & kingish);
+        | (king_attacks(sq) & kingish)
+}
+
+/// The pieces of `by` that attack `sq` with `occ` as occupancy, as
+/// [`Position::attackers_to`], but the ranging pieces' attacks are only
+/// computed when one of them stands on a line through `sq`.
+#[inline]
+pub(crate) fn attackers(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+    let me = !by;
+    let mut a = step_attackers(pos, sq, by);
     let rookish = pos.pieces(by, PieceKind::Rook) | pos.pieces(by, PieceKind::Dragon);
     if (rook_pseudo(sq) & rookish).is_any() {
         a |= rook_attacks(sq, occ) & rookish;
@@ -54,19 +62,7 @@ pub(crate) fn attackers(pos: &Position, sq: Square, by: Color, occ: Bitboard) ->
 #[inline]
 pub(crate) fn attacked(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> bool {
     let me = !by;
-    let golds = pos.pieces(by, PieceKind::Gold)
-        | pos.pieces(by, PieceKind::ProPawn)
-        | pos.pieces(by, PieceKind::ProLance)
-        | pos.pieces(by, PieceKind::ProKnight)
-        | pos.pieces(by, PieceKind::ProSilver);
-    let kingish = pos.pieces(by, PieceKind::King)
-        | pos.pieces(by, PieceKind::Horse)
-        | pos.pieces(by, PieceKind::Dragon);
-    let steps = (step_attacks(me, PieceKind::Pawn, sq) & pos.pieces(by, PieceKind::Pawn))
-        | (step_attacks(me, PieceKind::Knight, sq) & pos.pieces(by, PieceKind::Knight))
-        | (step_attacks(me, PieceKind::Silver, sq) & pos.pieces(by, PieceKind::Silver))
-        | (step_attacks(me, PieceKind::Gold, sq) & golds)
-        | (king_attacks(sq) & kingish);
+    let steps = step_attackers(pos, sq, by);
     if steps.is_any() {
         return true;
     }
