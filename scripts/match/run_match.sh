@@ -67,10 +67,23 @@ mkdir -p "$out/csa"
 cp "$root/target/release/komadai" "$out/komadai"
 export KOMADAI_BIN="$out/komadai"
 log="$out/match.log"
+# Both engines run behind usi_timer.py, which writes each side's real thinking
+# time per move: "equal byoyomi" is not equal time (gpsshogi thinks about 1 s
+# on a 300 ms byoyomi). cshogi.cli starts a bare executable, hence the
+# wrappers.
+times1="$out/times-1-$name1.txt"
+times2="$out/times-2-$name2.txt"
+rm -f "$times1" "$times2"
+timed() { # timed WRAPPER TIMES ENGINE
+  printf '#!/bin/sh\nexec python3 %q %q %q\n' "$here/usi_timer.py" "$2" "$3" >"$1"
+  chmod +x "$1"
+}
+timed "$out/engine1" "$times1" "$here/komadai-usi"
+timed "$out/engine2" "$times2" "$engine2"
 # cshogi.cli waits for every move under byoyomi: bound the whole run.
 limit=$(( games * 400 ))
 set +e
-timeout "${limit}s" python3 -m cshogi.cli "$here/komadai-usi" "$engine2" \
+timeout "${limit}s" python3 -m cshogi.cli "$out/engine1" "$out/engine2" \
   --name1 "$name1" --name2 "$name2" \
   ${opts1:+--options1 "$opts1"} ${opts2:+--options2 "$opts2"} \
   --games "$games" --byoyomi "$byo" "$byo2" --draw 320 \
@@ -79,7 +92,7 @@ timeout "${limit}s" python3 -m cshogi.cli "$here/komadai-usi" "$engine2" \
 status=$?
 set -e
 [ "$status" -eq 124 ] && echo "time limit reached after ${limit}s; partial result:"
-python3 "$here/summarize.py" "$log" "$name1" "$name2" ||
-  python3 "$here/summarize.py" --csa "$out/csa" "$name1" "$name2"
+python3 "$here/summarize.py" "$log" "$name1" "$name2" --times "$times1" "$times2" ||
+  python3 "$here/summarize.py" --csa "$out/csa" "$name1" "$name2" --times "$times1" "$times2"
 exit
 }

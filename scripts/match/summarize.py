@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Score and Elo difference (95 % error bar) from a cshogi.cli log.
 
-Usage: summarize.py LOG NAME1 NAME2
-       summarize.py --csa DIR NAME1 NAME2
+Usage: summarize.py LOG NAME1 NAME2 [--times FILE1 FILE2]
+       summarize.py --csa DIR NAME1 NAME2 [--times FILE1 FILE2]
 
 Reads the last running score line `NAME1 vs NAME2: W-L-D (x%)` (English) and
 counts foul endings (`反則`, e.g. illegal moves; cshogi.cli only reports those
 in Japanese) and the kinds of game ends. With --csa it scores the CSA
 records of a match folder instead (one file per game, players in the `N+`
-and `N-` lines, the end in the `%` line).
+and `N-` lines, the end in the `%` line). --times adds each side's thinking
+time per move, from the files usi_timer.py wrote (one millisecond count per
+line), so every table shows whether the time was really equal.
 """
 import glob
 import os
@@ -78,7 +80,38 @@ def from_csa(folder, n1):
     return w, l, d, ends
 
 
+def time_report(name, path):
+    """One line: mean, median and largest thinking time per move of `name`
+    from a usi_timer.py file."""
+    try:
+        ms = sorted(float(x) for x in open(path, encoding="utf-8") if x.strip())
+    except (OSError, ValueError) as err:
+        return f"{name}: no times ({err})"
+    if not ms:
+        return f"{name}: no timed moves"
+    mean = sum(ms) / len(ms)
+    median = ms[len(ms) // 2]
+    return (f"{name}: {mean:.0f} ms per move on average (median {median:.0f}, "
+            f"max {ms[-1]:.0f}) over {len(ms)} moves")
+
+
 def main():
+    args = sys.argv[1:]
+    times = None
+    if "--times" in args:
+        i = args.index("--times")
+        times = args[i + 1:i + 3]
+        del args[i:i + 3]
+    sys.argv = [sys.argv[0]] + args
+    status = summarize()
+    if times and len(times) == 2 and status == 0:
+        print("time per move:")
+        print("  " + time_report(sys.argv[-2], times[0]))
+        print("  " + time_report(sys.argv[-1], times[1]))
+    return status
+
+
+def summarize():
     if sys.argv[1] == "--csa":
         folder, n1, n2 = sys.argv[2], sys.argv[3], sys.argv[4]
         w, l, d, ends = from_csa(folder, n1)
