@@ -35,6 +35,12 @@ const MAX_PLIES: usize = 110;
 /// How long a player waits for the answer to one interaction.
 const ANSWER_WAIT: Duration = Duration::from_secs(8);
 const HOUR: i64 = 3600;
+/// How long the notices of one step may take: the notice lease
+/// (`App::NOTICE_LEASE`, 60 s) plus two delivery back-offs (30 s, 60 s)
+/// plus a margin.
+const NOTICE_WAIT: Duration = Duration::from_secs(
+    komadai::app::App::NOTICE_LEASE as u64 + (komadai::store::OUTBOX_BACKOFF_BASE as u64) * 3 + 30,
+);
 
 fn player(g: usize, side: usize) -> u64 {
     300_000_000_000_000_000 + (g as u64) * 2 + side as u64
@@ -405,7 +411,10 @@ async fn fifty_games_with_faults_and_kills() {
             killed += 1;
         }
         let want = step + 1;
-        let arrived = wait_until(Duration::from_secs(60), || {
+        // A notice the killed process had claimed is delivered again once
+        // its lease lapses (60 s), and a failed delivery waits 30 s, then
+        // 60 s: under load a kill lands mid-delivery, so allow for both.
+        let arrived = wait_until(NOTICE_WAIT, || {
             stalled.iter().all(|&(_, game)| {
                 if want < 3 {
                     reminders(game) >= want
