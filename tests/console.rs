@@ -1039,8 +1039,28 @@ fn premove_lines_are_followed_then_dropped(b: Backend) {
         t[10]
     );
     // bob leaves the line: it is dropped and nothing is played for alice.
-    let out = c.run("bob move P-4d\nalice premove\nalice board\n");
-    let t: Vec<&str> = out.iter().map(text).collect();
+    // alice is told so by direct message, and nobody else hears of it.
+    let out = c.run("bob move P-4d\n:tick\nalice premove\nalice board\n");
+    let dms: Vec<(&str, &str)> = out
+        .iter()
+        .filter(|v| v["to"].as_str().is_some_and(|t| t.starts_with("dm ")))
+        .map(|v| (v["to"].as_str().unwrap_or_default(), text(v)))
+        .collect();
+    assert_eq!(dms.len(), 1, "{dms:?}");
+    assert_eq!(dms[0].0, "dm alice");
+    assert!(
+        dms[0].1.starts_with(
+            "Game #1: your opponent played △４四歩 (P-4d), which none of your premove lines expected. \
+             That line was dropped; nothing was played for you. It is your move."
+        ),
+        "{}",
+        dms[0].1
+    );
+    let rest: Vec<Value> = without_console(out)
+        .into_iter()
+        .filter(|v| v["to"] != "notice" && v["to"] != "dm alice")
+        .collect();
+    let t: Vec<&str> = rest.iter().map(text).collect();
     assert!(!t[0].contains("prepared"), "{}", t[0]);
     assert!(t[1].contains("you have no premove lines"), "{}", t[1]);
     assert!(t[2].contains("ply 4"), "{}", t[2]);

@@ -2283,6 +2283,31 @@ async fn premoves_following_and_vacation_on_discord() {
         })
         .await;
     assert!(back.is_some(), "the thread is told of the return");
+    // bob leaves alice's line (P-4d, not P-8d): she alone hears of it, by DM.
+    let a = command(
+        &fake,
+        BOB,
+        "en-US",
+        thread,
+        "move",
+        json!([opt("move", 3, json!("4c4d"))]),
+    )
+    .await;
+    assert!(!a.content().contains("prepared"), "{}", a.content());
+    let alice_dm = (900_000_000_000_000_000 + ALICE - 1).to_string();
+    let dropped = fake
+        .wait_for(WAIT, |calls| {
+            messages_in(calls, &alice_dm).into_iter().next()
+        })
+        .await
+        .expect("alice is told her line was dropped");
+    assert!(
+        dropped.content().starts_with(
+            "Game #1: your opponent played △４四歩 (P-4d), which none of your premove lines expected."
+        ) && dropped.content().contains(&format!("<#{thread}>")),
+        "{}",
+        dropped.content()
+    );
     bot.shutdown().await;
 }
 

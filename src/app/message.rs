@@ -299,6 +299,20 @@ pub enum Msg {
         /// How many.
         dropped: usize,
     },
+    /// By direct message: the opponent's move was in none of the reader's
+    /// premove lines, so they were dropped and nothing was played.
+    PremovesDropped {
+        /// Game.
+        game_id: i64,
+        /// The game's thread or channel, for a link.
+        place: Option<i64>,
+        /// The opponent's move (`△３四歩 (P-3d)`).
+        played: String,
+        /// How many lines were dropped.
+        count: usize,
+        /// Whether the reader is to move now (the game goes on).
+        your_move: bool,
+    },
     /// The move that follows was a conditional premove of `by`'s.
     PremovePlayed {
         /// Game.

@@ -11,6 +11,7 @@
 use super::message::{Msg, Refusal};
 use super::moves::Stored;
 use super::play::{style_of, Loaded};
+use super::scheduler::to_json;
 use super::{App, AppResult, Caller, Place, Reply};
 use crate::notation::{format_move, parse_move, InputContext};
 use crate::shogi::Move;
@@ -131,12 +132,22 @@ impl App {
                     && line.moves.len() >= 2
                     && Some(&line.moves[0]) == played.as_ref()
             });
+        let dropped = gone.len();
         for line in gone {
             tx.drop_premoves(l.row.id, owner, Some(line.line_no))?;
         }
         // Lines with the same condition have the same answer (a conflicting
         // line is refused when it is entered): the first one's is played.
         let Some(first) = matching.first() else {
+            // The game left every line: nothing happens in the game, so the
+            // owner is told privately (when one fires, the game says so).
+            let n = super::Notice::PremovesDropped {
+                game_id: l.row.id,
+                ply,
+                user: owner,
+                count: dropped as i64,
+            };
+            tx.push_outbox(&to_json(&n)?, now)?;
             return Ok(None);
         };
         let mv = Move::from_usi(&first.moves[1])

@@ -150,6 +150,24 @@ pub enum Notice {
         #[serde(rename = "league_id")]
         league_id: i64,
     },
+    /// The move at ply `ply` of game `game_id` was in none of `user`'s
+    /// premove lines: `count` lines were dropped and nothing was played.
+    /// Tell `user` by direct message (the lines were only theirs to see).
+    #[serde(rename = "PremovesDropped")]
+    PremovesDropped {
+        /// Game.
+        #[serde(rename = "game_id")]
+        game_id: i64,
+        /// The opponent's move that left the lines.
+        #[serde(rename = "ply")]
+        ply: i64,
+        /// The lines' owner.
+        #[serde(rename = "user")]
+        user: i64,
+        /// How many lines were dropped.
+        #[serde(rename = "count")]
+        count: i64,
+    },
 }
 
 /// A notice ready for delivery, from [`App::due_notices`].
@@ -575,6 +593,34 @@ impl App {
                 r.board = played.board;
                 (r, Vec::new(), Some(user))
             }
+            Notice::PremovesDropped {
+                game_id,
+                ply,
+                user,
+                count,
+            } => {
+                let Some(row) = tx.game(game_id)? else {
+                    return Ok(None);
+                };
+                let Some(played) = Self::played_reply(tx, game_id, ply)? else {
+                    return Ok(None);
+                };
+                let Msg::MovePlayed { text, .. } = played.msg else {
+                    return Ok(None);
+                };
+                let msg = Msg::PremovesDropped {
+                    game_id,
+                    place: row.thread_id.or(row.channel_id),
+                    played: text,
+                    count: usize::try_from(count).unwrap_or(0),
+                    your_move: row.status == "active" && to_move_of(&row) == user,
+                };
+                (
+                    Reply::private(msg, lang_of_in(tx, user, row.guild_id)?),
+                    Vec::new(),
+                    Some(user),
+                )
+            }
             Notice::Vacation {
                 game_id,
                 player,
@@ -856,7 +902,7 @@ pub(super) fn notice_places(tx: &Reader<'_>, notice: &Notice) -> StoreResult<Vec
             .into_iter()
             .collect(),
         // A direct message only.
-        Notice::Followed { .. } => Vec::new(),
+        Notice::Followed { .. } | Notice::PremovesDropped { .. } => Vec::new(),
         Notice::ChallengeExpired { challenge_id, .. } => tx
             .challenge(*challenge_id)?
             .and_then(|c| c.data.channel_id)
@@ -906,6 +952,12 @@ mod tests {
             },
             Notice::LeagueGame { game_id: 22 },
             Notice::LeagueEnded { league_id: 23 },
+            Notice::PremovesDropped {
+                game_id: 24,
+                ply: 25,
+                user: 26,
+                count: 27,
+            },
         ]
     }
 
@@ -925,6 +977,7 @@ mod tests {
             r#"{"LeagueRound":{"league_id":20,"round":21}}"#,
             r#"{"LeagueGame":{"game_id":22}}"#,
             r#"{"LeagueEnded":{"league_id":23}}"#,
+            r#"{"PremovesDropped":{"game_id":24,"ply":25,"user":26,"count":27}}"#,
         ];
         let all = every_notice();
         assert_eq!(all.len(), stored.len());
@@ -941,7 +994,8 @@ mod tests {
                 | Notice::Followed { .. }
                 | Notice::LeagueRound { .. }
                 | Notice::LeagueGame { .. }
-                | Notice::LeagueEnded { .. } => {}
+                | Notice::LeagueEnded { .. }
+                | Notice::PremovesDropped { .. } => {}
             }
             assert_eq!(to_json(&n).unwrap(), json);
             assert_eq!(serde_json::from_str::<Notice>(json).unwrap(), n);

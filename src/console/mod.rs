@@ -214,9 +214,11 @@ impl Console {
                 match self.app.pending_notices() {
                     Ok(list) => {
                         for (id, notice, reply) in list {
-                            // A follower's move comes by direct message only.
+                            // A follower's move, and the news that premove
+                            // lines were dropped, come by direct message only.
                             let to = match notice {
-                                crate::app::Notice::Followed { user, .. } => {
+                                crate::app::Notice::Followed { user, .. }
+                                | crate::app::Notice::PremovesDropped { user, .. } => {
                                     format!("dm {}", self.name_of(user))
                                 }
                                 _ => "notice".to_string(),

@@ -890,6 +890,18 @@ impl Localize for Msg {
             (Msg::PremovesCleared { game_id, dropped }, Lang::De) => format!(
                 "Partie #{game_id}: {} gelöscht.", n_of(*dropped as i64, "Vorauszug", "Vorauszüge")
             ),
+            (Msg::PremovesDropped { game_id, place, played, count, your_move }, Lang::En) => format!(
+                "Game #{game_id}: your opponent played {played}, which none of your premove lines expected. {} dropped; nothing was played for you.{}{}",
+                if *count == 1 { "That line was".to_string() } else { format!("Those {count} lines were") },
+                if *your_move { " It is your move." } else { "" },
+                place.map_or_else(String::new, |p| format!("\n<#{p}>"))
+            ),
+            (Msg::PremovesDropped { game_id, place, played, count, your_move }, Lang::De) => format!(
+                "Partie #{game_id}: dein Gegner hat {played} gespielt, das in keinem deiner Vorauszüge vorkam. {} verfallen; für dich wurde nichts gespielt.{}{}",
+                if *count == 1 { "Dieser Vorauszug ist".to_string() } else { format!("Diese {count} Vorauszüge sind") },
+                if *your_move { " Du bist am Zug." } else { "" },
+                place.map_or_else(String::new, |p| format!("\n<#{p}>"))
+            ),
             (Msg::PremovePlayed { by, .. }, Lang::En) => format!("{} had prepared the answer (conditional premove):", name(by)),
             (Msg::PremovePlayed { by, .. }, Lang::De) => format!("{} hatte die Antwort vorbereitet (bedingter Vorauszug):", name(by)),
             (Msg::AlreadyDone { game_id, ply }, Lang::En) => format!("Already done: that move is ply {ply} of game #{game_id}."),
