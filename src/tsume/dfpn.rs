@@ -18,7 +18,7 @@
 //!   by a mate in one, found by a cheap filter on the king's free squares
 //!   and confirmed exactly); a proof found so is stored like any other.
 //! - **Threshold control.** The 1+ε trick (a child may run until its proof
-//!   number is a quarter above the second best's) cuts the switching
+//!   number is half above the second best's) cuts the switching
 //!   between siblings.
 //! - **No allocation in the hot path.** Children live on one shared stack,
 //!   with their keys computed without playing the move and their last
@@ -44,9 +44,9 @@ use crate::shogi::{
 /// "Infinite" proof or disproof number; unsolved numbers stay below it.
 const INF: u32 = 1 << 28;
 /// What an attacker's move adds to the proof number of an unsolved child:
-/// a chain of only-moves then still costs one per move, which keeps the
+/// a chain of only-moves then still costs two per move, which keeps the
 /// search from following long forced chains while a short mate waits.
-const STEP: u32 = 1;
+const STEP: u32 = 2;
 
 /// A child's proof number as its attacker's node counts it.
 #[inline]
@@ -696,12 +696,12 @@ impl Dfpn {
             if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.spent() {
                 break (pn, dn);
             }
-            // The 1+ε trick: the best child may run a quarter past the
-            // second best before the search switches.
+            // The 1+ε trick: the best child may run half past the second
+            // best before the search switches.
             let second = min2.min(INF);
             let switch = second
                 .saturating_add(1)
-                .max(second.saturating_add(second / 4));
+                .max(second.saturating_add(second / 2));
             let c = self.kids[best];
             let (c_th_pn, c_th_dn) = if or {
                 (th_pn.min(switch) - STEP, th_dn - dn + c.dn)
