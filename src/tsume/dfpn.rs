@@ -13,8 +13,12 @@
 //!   captures on the way), a disproof with the biggest hand it holds for.
 //!   After a futile interposition and its capture the board is the same
 //!   whichever piece was dropped, so one proof settles all of them.
+//! - **Short mates without nodes.** A new attacker's node tries, on its
+//!   checks with few replies, a mate in three plies (every evasion answered
+//!   by a mate in one, found by a cheap filter on the king's free squares
+//!   and confirmed exactly); a proof found so is stored like any other.
 //! - **Threshold control.** The 1+ε trick (a child may run until its proof
-//!   number is a quarter above the second best's) cuts the switching
+//!   number is half above the second best's) cuts the switching
 //!   between siblings.
 //! - **No allocation in the hot path.** Children live on one shared stack,
 //!   with their keys computed without playing the move and their last
@@ -31,15 +35,18 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::checks;
-use super::evasion::evasions_estimate;
-use crate::shogi::{between, Hand, Move, PieceKind, Position};
+use super::evasion::{attacked, evasions_estimate};
+use crate::shogi::{
+    attacks, between, bishop_pseudo, king_attacks, rook_pseudo, Bitboard, Hand, Move, PieceKind,
+    Position,
+};
 
 /// "Infinite" proof or disproof number; unsolved numbers stay below it.
 const INF: u32 = 1 << 28;
 /// What an attacker's move adds to the proof number of an unsolved child:
-/// a chain of only-moves then still costs one per move, which keeps the
+/// a chain of only-moves then still costs two per move, which keeps the
 /// search from following long forced chains while a short mate waits.
-const STEP: u32 = 1;
+const STEP: u32 = 2;
 
 /// A child's proof number as its attacker's node counts it.
 #[inline]
@@ -50,6 +57,12 @@ fn step(pn: u32) -> u32 {
         pn + STEP
     }
 }
+
+/// The 3-ply mate test is tried on a new check whose evasion estimate
+/// (its initial proof number) is at most this: few replies, a good chance
+/// of a mate, a cheap failure. (On the hard set 2 misses many, 4 costs more
+/// than it saves.)
+const MATE3_MOST: u32 = 3;
 
 /// The most plies a main line is followed out of the table.
 const MAX_LINE: usize = 1024;
@@ -375,6 +388,31 @@ fn captured(pos: &Position, mv: Move) -> Option<usize> {
     }
 }
 
+/// The attacker's hand after its move `mv` in `pos`.
+#[inline]
+fn hand_after(pos: &Position, hand: Pack, mv: Move) -> Pack {
+    match mv {
+        Move::Drop { kind, .. } => hand.sub(kind.index()),
+        Move::Normal { .. } => match captured(pos, mv) {
+            Some(k) => hand.add(k),
+            None => hand,
+        },
+    }
+}
+
+/// The hand before the attacker's move `mv` in `pos` that a child's proof
+/// hand `ph` asks for: what it drops, less what it captures.
+#[inline]
+fn hand_before(pos: &Position, mv: Move, ph: Pack) -> Pack {
+    match mv {
+        Move::Drop { kind, .. } => ph.add(kind.index()),
+        Move::Normal { .. } => match captured(pos, mv) {
+            Some(k) => ph.sub(k),
+            None => ph,
+        },
+    }
+}
+
 impl Dfpn {
     /// A searcher that expands at most `node_limit` nodes.
     #[must_use]
@@ -440,7 +478,7 @@ impl Dfpn {
     pub fn prove(&mut self, root: &Position) -> Proof {
         let hand = Pack::of(root.hand(root.side_to_move()));
         self.root_len = None;
-        let r = self.mid(root, hand, true, INF, INF);
+        let r = self.mid(root, hand, true, true, INF, INF);
         if r.pn == 0 {
             self.root_len = Some(u32::from(r.len));
             Proof::Mate {
@@ -455,8 +493,18 @@ impl Dfpn {
 
     /// Searches `pos` (attacker to move if `or`) until its proof number
     /// reaches `th_pn` or its disproof number `th_dn`, or it is solved, or
-    /// the node budget is spent. Returns its values.
-    fn mid(&mut self, pos: &Position, hand: Pack, or: bool, th_pn: u32, th_dn: u32) -> Found {
+    /// the node budget is spent. Returns its values. `first`: the node is
+    /// not in the table yet (an attacker's node then looks for a mate in
+    /// three plies before anything else).
+    fn mid(
+        &mut self,
+        pos: &Position,
+        hand: Pack,
+        or: bool,
+        first: bool,
+        th_pn: u32,
+        th_dn: u32,
+    ) -> Found {
         self.nodes += 1;
         let start_nodes = self.nodes;
         let board = pos.board_key();
@@ -563,7 +611,37 @@ impl Dfpn {
                         self.tt.put(child.board_key(), c.hand, f, 1);
                         break;
                     }
-                    n => self.kids[i].pn = n.clamp(1, INF - 1),
+                    n => {
+                        let pn = n.clamp(1, INF - 1);
+                        self.kids[i].pn = pn;
+                        // Kept, so that a later visit need not count again.
+                        let f = Found {
+                            pn,
+                            dn: 1,
+                            len: 0,
+                            hand: c.hand,
+                        };
+                        self.tt.put(child.board_key(), c.hand, f, 0);
+                    }
+                }
+            }
+        }
+        if or && first && fresh && !self.kids[start..].iter().any(|c| c.pn == 0) {
+            // A new attacker's node: a check that mates in three plies
+            // (every evasion answered by a mate in one) proves it at once.
+            for i in start..self.kids.len() {
+                let c = self.kids[i];
+                if !c.fresh || c.pn > MATE3_MOST {
+                    continue;
+                }
+                let child = pos.after(c.mv);
+                if let Some(f) = self.mate_in_three(pos, &child, c.hand) {
+                    let k = &mut self.kids[i];
+                    k.pn = 0;
+                    k.dn = INF;
+                    k.len = f.len;
+                    k.solved_hand = f.hand;
+                    break;
                 }
             }
         }
@@ -618,12 +696,12 @@ impl Dfpn {
             if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.spent() {
                 break (pn, dn);
             }
-            // The 1+ε trick: the best child may run a quarter past the
-            // second best before the search switches.
+            // The 1+ε trick: the best child may run half past the second
+            // best before the search switches.
             let second = min2.min(INF);
             let switch = second
                 .saturating_add(1)
-                .max(second.saturating_add(second / 4));
+                .max(second.saturating_add(second / 2));
             let c = self.kids[best];
             let (c_th_pn, c_th_dn) = if or {
                 (th_pn.min(switch) - STEP, th_dn - dn + c.dn)
@@ -642,7 +720,15 @@ impl Dfpn {
                 (th_pn - pn + part, th_dn.min(switch))
             };
             let child = pos.after(c.mv);
-            let r = self.mid(&child, c.hand, !or, c_th_pn.min(INF), c_th_dn.min(INF));
+            let r = self.mid(
+                &child,
+                c.hand,
+                !or,
+                c.fresh,
+                c_th_pn.min(INF),
+                c_th_dn.min(INF),
+            );
+            self.kids[best].fresh = false;
             let c = &mut self.kids[best];
             c.pn = r.pn;
             c.dn = r.dn;
@@ -748,6 +834,136 @@ impl Dfpn {
         self.tt.put(board, hand, r, work);
         self.kids.truncate(start);
         r
+    }
+
+    /// A check of `pos` (attacker to move with `hand`) that mates at once,
+    /// and the proof hand before it. The mated position is stored.
+    fn mate_in_one(&mut self, pos: &Position, hand: Pack) -> Option<Pack> {
+        let us = pos.side_to_move();
+        let ksq = pos.king_square(!us)?;
+        let occ = pos.occupied();
+        // The king's free squares now: a mating check must cover each (by
+        // the checker, or a line it opens; the test below is loose, the
+        // mate is confirmed exactly).
+        let occ_wo_king = occ.without(ksq);
+        let mut free = Bitboard::EMPTY;
+        for sq in king_attacks(ksq) & !pos.pieces_of(!us) & pos.board_mask() {
+            if !attacked(pos, sq, us, occ_wo_king) {
+                free = free.with(sq);
+            }
+        }
+        for mv in checks(pos) {
+            if free.is_any() {
+                let cover = match mv {
+                    Move::Drop { kind, to } => attacks(us, kind, to, occ_wo_king),
+                    Move::Normal { from, to, promote } => {
+                        let Some(p) = pos.piece_at(from) else {
+                            continue;
+                        };
+                        let kind = if promote {
+                            p.kind.promote().unwrap_or(p.kind)
+                        } else {
+                            p.kind
+                        };
+                        attacks(us, kind, to, occ_wo_king.without(from).with(to))
+                            | rook_pseudo(from)
+                            | bishop_pseudo(from)
+                    }
+                };
+                if (free & !cover).is_any() {
+                    continue;
+                }
+            }
+            let child = pos.after(mv);
+            if evasions_estimate(&child) != 0 || child.count_legal_moves() != 0 {
+                continue;
+            }
+            let ch = hand_after(pos, hand, mv);
+            let h = self.proof_extra(&child, ch, Pack::EMPTY);
+            let f = Found {
+                pn: 0,
+                dn: INF,
+                len: 0,
+                hand: h,
+            };
+            self.tt.put(child.board_key(), ch, f, 1);
+            return Some(hand_before(pos, mv, h).min(hand));
+        }
+        None
+    }
+
+    /// Whether the check that led from `pos` to `child` (attacker's hand
+    /// `ch` there) mates in three plies: every evasion is answered by a
+    /// mate in one (or is proven in the table). The proof is stored and
+    /// returned; an evasion that repeats a position on the path fails.
+    fn mate_in_three(&mut self, pos: &Position, child: &Position, ch: Pack) -> Option<Found> {
+        let mut ph = Pack::EMPTY;
+        let mut len = 0;
+        // The king's steps first (no move list): they escape most often.
+        let us = child.side_to_move();
+        let k = child.king_square(us)?;
+        let occ_wo_king = child.occupied().without(k);
+        for to in king_attacks(k) & !child.pieces_of(us) & child.board_mask() {
+            if attacked(child, to, !us, occ_wo_king) {
+                continue;
+            }
+            let e = Move::Normal {
+                from: k,
+                to,
+                promote: false,
+            };
+            let (h, l) = self.evasion_mated(pos, child, ch, e)?;
+            ph = ph.max(h);
+            len = len.max(l);
+        }
+        if !child.checkers().more_than_one() {
+            for e in child.legal_moves() {
+                if e.from() == Some(k) {
+                    continue;
+                }
+                let (h, l) = self.evasion_mated(pos, child, ch, e)?;
+                ph = ph.max(h);
+                len = len.max(l);
+            }
+        }
+        let f = Found {
+            pn: 0,
+            dn: INF,
+            len: len + 1,
+            hand: self.proof_extra(child, ch, ph),
+        };
+        self.tt.put(child.board_key(), ch, f, 1);
+        Some(f)
+    }
+
+    /// After the evasion `e` of `child` (reached from `pos`), a mate in one
+    /// or a proof in the table: its proof hand and length.
+    fn evasion_mated(
+        &mut self,
+        pos: &Position,
+        child: &Position,
+        ch: Pack,
+        e: Move,
+    ) -> Option<(Pack, u16)> {
+        let (cb, ck) = child.keys_after(e);
+        if ck == pos.key() || self.path.contains(&ck) {
+            return None;
+        }
+        match self.tt.get(cb, ch) {
+            Some(f) if f.pn == 0 => return Some((f.hand, f.len)),
+            Some(f) if f.dn == 0 => return None,
+            _ => {}
+        }
+        let g = child.after(e);
+        let h = self.mate_in_one(&g, ch)?;
+        let f = Found {
+            pn: 0,
+            dn: INF,
+            len: 1,
+            hand: h,
+        };
+        self.tt.put(cb, ch, f, 1);
+        Some((h, 1))
     }
 
     /// A defender's node is mated with the proof hand `ph` of its evasions.
