@@ -857,13 +857,8 @@ impl Dfpn {
                 let cover = match mv {
                     Move::Drop { kind, to } => attacks(us, kind, to, occ_wo_king),
                     Move::Normal { from, to, promote } => {
-                        let Some(p) = pos.piece_at(from) else {
+                        let Some(kind) = super::moved_kind(pos, from, promote) else {
                             continue;
-                        };
-                        let kind = if promote {
-                            p.kind.promote().unwrap_or(p.kind)
-                        } else {
-                            p.kind
                         };
                         attacks(us, kind, to, occ_wo_king.without(from).with(to))
                             | rook_pseudo(from)

@@ -183,6 +183,17 @@ pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
     q.is_checkmate()
 }
 
+/// The kind of the piece on `from` once it has moved (promoted if
+/// `promote`); `None` for an empty square.
+fn moved_kind(pos: &Position, from: Square, promote: bool) -> Option<PieceKind> {
+    let p = pos.piece_at(from)?;
+    Some(if promote {
+        p.kind.promote().unwrap_or(p.kind)
+    } else {
+        p.kind
+    })
+}
+
 /// The attacker's checking moves (legal moves that give check), in the
 /// order of [`Position::legal_moves`].
 ///
@@ -381,13 +392,8 @@ fn checks_by_filter(pos: &Position, ksq: Square) -> MoveList {
         let direct = match mv {
             Move::Drop { kind, to } => attacks(us, kind, to, occ).has(ksq),
             Move::Normal { from, to, promote } => {
-                let Some(p) = pos.piece_at(from) else {
+                let Some(kind) = moved_kind(pos, from, promote) else {
                     continue;
-                };
-                let kind = if promote {
-                    p.kind.promote().unwrap_or(p.kind)
-                } else {
-                    p.kind
                 };
                 // Knights jump two ranks: they are the only pieces that check
                 // from outside the king's lines and neighbourhood.
