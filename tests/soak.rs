@@ -8,7 +8,9 @@
 //! every stored game replays legally move by move; every game ended; every
 //! reminder and timeout notice arrived at least once and at most twice; no
 //! panic in the logs; `PRAGMA integrity_check` is ok. The figures are
-//! printed. `KOMADAI_SOAK_GAMES` changes the number of games (default 50).
+//! printed. `KOMADAI_SOAK_GAMES` changes the number of games (default 50);
+//! `KOMADAI_SOAK_BIN` soaks another build of the binary, such as the
+//! release build (`cargo build --release` first).
 //!
 //! The bot's clock is the system clock plus the seconds in a file
 //! (`--clock-offset-file`, a hidden test option), so deadlines pass without
@@ -76,7 +78,12 @@ struct Paths {
 async fn spawn_bot(fake: &Fake, paths: &Paths, run: usize) -> Bot {
     let log = std::fs::File::create(paths.logs.join(format!("run-{run}.log"))).expect("log");
     let err = log.try_clone().expect("log");
-    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_komadai"))
+    // KOMADAI_SOAK_BIN runs another build (e.g. target/release/komadai).
+    let bin = std::env::var_os("KOMADAI_SOAK_BIN").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_komadai")),
+        PathBuf::from,
+    );
+    let child = tokio::process::Command::new(bin)
         .arg("serve")
         .arg("--db")
         .arg(&paths.db)
