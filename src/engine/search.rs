@@ -648,9 +648,13 @@ impl Searcher {
         self.aborted
     }
 
-    /// Repetition verdict for `key` (the current position): `Some(score)` if it
-    /// occurred before with the same side to move.
-    fn repetition(&self, key: u64, in_check: bool) -> Option<i32> {
+    /// Repetition verdict for `key` (the current position, `ply` plies from
+    /// the root): `Some(score)` if it occurred before with the same side to
+    /// move. Perpetual check loses for the checking side as a mate here
+    /// would: going on with it ends the game by the rules, so it must score
+    /// below every mate that is still further away (else a side that is
+    /// being mated prefers the repetition, and loses at once by it).
+    fn repetition(&self, key: u64, in_check: bool, ply: usize) -> Option<i32> {
         let n = self.path.len();
         let mut i = n;
         // Cycles longer than this are too rare to pay for at every node.
@@ -674,9 +678,9 @@ impl Searcher {
                 }
                 // Perpetual check loses for the checking side.
                 return Some(if we_are_checked {
-                    MATE_BOUND - 1
+                    MATE - ply as i32
                 } else if they_are_checked {
-                    -(MATE_BOUND - 1)
+                    -(MATE - ply as i32)
                 } else {
                     0
                 });
@@ -764,7 +768,7 @@ impl Searcher {
         let root = ply == 0;
 
         if !root {
-            if let Some(s) = self.repetition(key, in_check) {
+            if let Some(s) = self.repetition(key, in_check, ply) {
                 return s;
             }
             // Mate-distance pruning.
@@ -1401,6 +1405,28 @@ mod tests {
                 .unwrap();
         let r = Searcher::new(4).search(&p, &[], Limits::depth(3), |_| {});
         assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("8h2b+"));
+    }
+
+    /// From a lost game against gpsshogi (scripts/match, 2 December 2026):
+    /// Sente, being mated, checked with a promoted lance back and forth and
+    /// played the fourth repetition, which loses by perpetual check. The
+    /// search scored the repetition above the mate, so it chose it.
+    #[test]
+    fn a_side_being_mated_does_not_choose_the_perpetual_check() {
+        let start = Position::from_sfen(
+            "l2+L2+L2/2k6/Npn5p/p1s3p2/2n6/2P3P2/PPGP4P/2K1+s3+p/LNS1+r4 b 5Pr2b3gs2p 135",
+        )
+        .unwrap();
+        let mut pos = start.clone();
+        let mut history = Vec::new();
+        for usi in "6a7a 7b6b 7a6a 6b7b 6a7a 7b6b 7a6a 6b7b 6a7a 7b6b".split(' ') {
+            history.push((pos.key(), pos.in_check()));
+            pos = pos.after(Move::from_usi(usi).unwrap());
+        }
+        // 7a6a would repeat the position after it a fourth time.
+        let r = Searcher::new(16).search(&pos, &history, Limits::nodes(300_000), |_| {});
+        let best = r.best.map(|m| m.to_string());
+        assert_ne!(best.as_deref(), Some("7a6a"), "{r:?}");
     }
 
     /// Histories stay inside their bound whatever the sequence of updates,
