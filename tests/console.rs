@@ -90,6 +90,14 @@ fn without_console(out: Vec<Value>) -> Vec<Value> {
     out.into_iter().filter(|v| v["to"] != "console").collect()
 }
 
+/// The direct messages among the replies: (recipient as `dm NAME`, text).
+fn direct_messages(out: &[Value]) -> Vec<(&str, &str)> {
+    out.iter()
+        .filter(|v| v["to"].as_str().is_some_and(|t| t.starts_with("dm ")))
+        .map(|v| (v["to"].as_str().unwrap_or_default(), text(v)))
+        .collect()
+}
+
 fn ok(v: &Value) -> bool {
     v["ok"].as_bool() == Some(true)
 }
@@ -1041,11 +1049,7 @@ fn premove_lines_are_followed_then_dropped(b: Backend) {
     // bob leaves the line: it is dropped and nothing is played for alice.
     // alice is told so by direct message, and nobody else hears of it.
     let out = c.run("bob move P-4d\n:tick\nalice premove\nalice board\n");
-    let dms: Vec<(&str, &str)> = out
-        .iter()
-        .filter(|v| v["to"].as_str().is_some_and(|t| t.starts_with("dm ")))
-        .map(|v| (v["to"].as_str().unwrap_or_default(), text(v)))
-        .collect();
+    let dms = direct_messages(&out);
     assert_eq!(dms.len(), 1, "{dms:?}");
     assert_eq!(dms[0].0, "dm alice");
     assert!(
@@ -1229,11 +1233,7 @@ fn following_games_and_members_and_the_servers_games(b: Backend) {
     assert!(t[5].contains("You see your own moves anyway"), "{}", t[5]);
     assert!(t[6].contains("You follow that already"), "{}", t[6]);
     // The move reaches both followers privately, and nobody else.
-    let dms: Vec<(&str, &str)> = out
-        .iter()
-        .filter(|v| v["to"].as_str().is_some_and(|t| t.starts_with("dm ")))
-        .map(|v| (v["to"].as_str().unwrap_or_default(), text(v)))
-        .collect();
+    let dms = direct_messages(&out);
     assert_eq!(dms.len(), 3, "{dms:#?}");
     assert!(
         dms[0]
