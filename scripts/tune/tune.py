@@ -22,6 +22,7 @@ import os
 import sys
 
 import numpy as np
+from scipy import sparse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import weights as wfile  # noqa: E402
@@ -51,8 +52,9 @@ def load(path):
                 vals.append(float(n))
     n = len(scores)
     dim = groups[-1][1] + groups[-1][2]
-    x = np.zeros((n, dim), dtype=np.float64)
-    np.add.at(x, (np.array(rows), np.array(cols)), np.array(vals))
+    # Sparse: a row has a few hundred non-zero counts among thousands of
+    # weights (the king-relative tables alone are 4,284).
+    x = sparse.csr_matrix((np.array(vals), (np.array(rows), np.array(cols))), shape=(n, dim))
     return groups, x, np.array(scores), np.array(results)
 
 
@@ -69,6 +71,8 @@ def main():
     ap.add_argument("--alpha", type=float,
                     help="Fairy-Stockfish's scale against ours, instead of fitting it")
     ap.add_argument("--reg", type=float, default=1e-9)
+    ap.add_argument("--group-reg", default="",
+                    help="name=reg,... : another pull towards the current table for these groups")
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--lr", type=float, default=2.0)
     ap.add_argument("--seed", type=int, default=1)
@@ -76,11 +80,19 @@ def main():
     ap.add_argument("--margin", type=float, default=10.0)
     ap.add_argument("--freeze", default="tempo",
                     help="comma-separated groups kept as they are")
+    ap.add_argument("--zero", default="",
+                    help="comma-separated groups set to 0 before the fit (a fit from scratch)")
+    ap.add_argument("--only", default="",
+                    help="comma-separated groups to fit; all others are kept as they are")
     args = ap.parse_args()
 
     groups, x, fsf, result = load(args.rows)
     w0 = np.array(wfile.read(args.weights), dtype=np.float64)
     assert len(w0) == x.shape[1], (len(w0), x.shape)
+    for name in filter(None, args.zero.split(",")):
+        for g, start, length in groups:
+            if g == name:
+                w0[start:start + length] = 0
     rng = np.random.default_rng(args.seed)
     order = rng.permutation(len(fsf))
     cut = len(fsf) // 10
@@ -103,7 +115,18 @@ def main():
         for g, start, length in groups:
             if g == name:
                 frozen[start:start + length] = True
-    used = np.abs(x[train]).sum(axis=0) > 0
+    if args.only:
+        fit = set(args.only.split(","))
+        for g, start, length in groups:
+            if g not in fit:
+                frozen[start:start + length] = True
+    used = np.asarray(abs(x[train]).sum(axis=0)).ravel() > 0
+    reg = np.full(len(w0), args.reg)
+    for item in filter(None, args.group_reg.split(",")):
+        name, value = item.split("=")
+        for g, start, length in groups:
+            if g == name:
+                reg[start:start + length] = float(value)
     free = ~frozen & used
 
     def loss_of(w, idx):
@@ -116,6 +139,7 @@ def main():
     xt, tt = x[train], target[train]
     if args.constraints:
         _, cx, _, _ = load(args.constraints)
+        cx = cx.toarray()
         diff = cx[0::2] - cx[1::2]
     else:
         diff = np.zeros((0, len(w0)))
@@ -125,7 +149,7 @@ def main():
     for step in range(1, args.steps + 1):
         p = sig(xt @ w / K)
         g = xt.T @ ((p - tt) * p * (1 - p)) * (2 / (K * len(tt)))
-        g += 2 * args.reg * (w - w0)
+        g += 2 * reg * (w - w0)
         short = np.maximum(0.0, args.margin - diff @ w)
         g -= 1e-5 * diff.T @ short
         g[~free] = 0
