@@ -678,6 +678,65 @@ mod tests {
         assert_eq!(WEIGHTS[layout::PIECE + PieceKind::King.index()], 0);
     }
 
+    /// The SFEN of `sfen` turned round: the board rotated by 180 degrees and
+    /// the colours swapped (with `mirror`, only reflected left to right).
+    fn turned(sfen: &str, mirror: bool) -> String {
+        let f: Vec<&str> = sfen.split(' ').collect();
+        let swap = |ch: char| {
+            if mirror {
+                ch
+            } else if ch.is_ascii_uppercase() {
+                ch.to_ascii_lowercase()
+            } else {
+                ch.to_ascii_uppercase()
+            }
+        };
+        let mut ranks: Vec<String> = f[0]
+            .split('/')
+            .map(|rank| {
+                let mut cells: Vec<String> = Vec::new();
+                let mut promoted = false;
+                for ch in rank.chars() {
+                    if ch == '+' {
+                        promoted = true;
+                        continue;
+                    }
+                    let p = if promoted { "+" } else { "" };
+                    cells.push(format!("{p}{}", swap(ch)));
+                    promoted = false;
+                }
+                cells.reverse();
+                cells.concat()
+            })
+            .collect();
+        if !mirror {
+            ranks.reverse();
+        }
+        let side = match (mirror, f[1]) {
+            (true, s) => s,
+            (false, "b") => "w",
+            (false, _) => "b",
+        };
+        let hand: String = f[2].chars().map(swap).collect();
+        format!("{} {side} {hand} {}", ranks.join("/"), f[3])
+    }
+
+    /// Nothing in the evaluation depends on the colour or on the board's
+    /// side: a position turned round for the other player, or reflected
+    /// left to right, evaluates the same for the side to move (over seeded
+    /// random games of both variants).
+    #[test]
+    fn evaluation_is_the_same_for_either_colour_and_side() {
+        let seen = crate::shogi::testing::random_positions(11, 20, 120, |p| {
+            let sfen = p.to_sfen();
+            for mirror in [false, true] {
+                let t = Position::from_sfen(&turned(&sfen, mirror)).unwrap();
+                assert_eq!(evaluate(&t), evaluate(p), "{sfen} mirror {mirror}");
+            }
+        });
+        assert!(seen > 2_000, "{seen}");
+    }
+
     /// The evaluation is exactly the dot product of the features and the
     /// weights, over positions of seeded random games (both variants).
     #[test]
