@@ -58,6 +58,12 @@ def load(path):
     return groups, x, np.array(scores), np.array(results)
 
 
+def spans(groups, names):
+    """The index ranges of the named groups (a comma-separated list)."""
+    wanted = set(filter(None, names.split(",")))
+    return [slice(start, start + length) for g, start, length in groups if g in wanted]
+
+
 def sig(v):
     return 1.0 / (1.0 + np.exp(-v))
 
@@ -89,10 +95,8 @@ def main():
     groups, x, fsf, result = load(args.rows)
     w0 = np.array(wfile.read(args.weights), dtype=np.float64)
     assert len(w0) == x.shape[1], (len(w0), x.shape)
-    for name in filter(None, args.zero.split(",")):
-        for g, start, length in groups:
-            if g == name:
-                w0[start:start + length] = 0
+    for span in spans(groups, args.zero):
+        w0[span] = 0
     rng = np.random.default_rng(args.seed)
     order = rng.permutation(len(fsf))
     cut = len(fsf) // 10
@@ -111,22 +115,19 @@ def main():
 
     frozen = np.zeros(len(w0), dtype=bool)
     frozen[7] = True  # the king's material entry
-    for name in args.freeze.split(","):
-        for g, start, length in groups:
-            if g == name:
-                frozen[start:start + length] = True
+    for span in spans(groups, args.freeze):
+        frozen[span] = True
     if args.only:
-        fit = set(args.only.split(","))
-        for g, start, length in groups:
-            if g not in fit:
-                frozen[start:start + length] = True
+        kept = frozen.copy()
+        frozen[:] = True
+        for span in spans(groups, args.only):
+            frozen[span] = kept[span]
     used = np.asarray(abs(x[train]).sum(axis=0)).ravel() > 0
     reg = np.full(len(w0), args.reg)
     for item in filter(None, args.group_reg.split(",")):
         name, value = item.split("=")
-        for g, start, length in groups:
-            if g == name:
-                reg[start:start + length] = float(value)
+        for span in spans(groups, name):
+            reg[span] = float(value)
     free = ~frozen & used
 
     def loss_of(w, idx):
