@@ -35,7 +35,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::checks;
-use super::evasion::{attacked, evasions_estimate};
+use super::evasion::{attacked, evasions_estimate, no_evasion_seen};
 use crate::shogi::{
     attacks, between, bishop_pseudo, king_attacks, rook_pseudo, Bitboard, Hand, Move, PieceKind,
     Position, Square,
@@ -155,7 +155,8 @@ impl Pack {
 // ---------------------------------------------------------------------------
 // The transposition table.
 
-#[derive(Clone, Copy, Default)]
+/// One table entry, unpacked.
+#[derive(Clone, Copy)]
 struct Slot {
     board: u64,
     hand: u32,
@@ -163,9 +164,44 @@ struct Slot {
     dn: u32,
     /// For proven entries: the length in plies of the proof's mate.
     len: u16,
-    used: bool,
-    /// Nodes spent below this entry (what replacement keeps).
-    work: u32,
+    /// Nodes spent below this entry, at most `u16::MAX` (what replacement
+    /// keeps).
+    work: u16,
+}
+
+/// A slot as the table holds it: three words, all zero when empty (every
+/// stored entry has a non-zero proof or disproof number), so that a new
+/// table is zeroed memory straight from the allocator, without a pass that
+/// writes every slot; at 24 bytes a slot is also a quarter smaller than the
+/// plain struct.
+type Raw = [u64; 3];
+
+impl Slot {
+    #[inline]
+    fn load(r: Raw) -> Slot {
+        Slot {
+            board: r[0],
+            hand: r[1] as u32,
+            pn: (r[1] >> 32) as u32,
+            dn: r[2] as u32,
+            len: (r[2] >> 32) as u16,
+            work: (r[2] >> 48) as u16,
+        }
+    }
+
+    #[inline]
+    fn raw(self) -> Raw {
+        [
+            self.board,
+            u64::from(self.hand) | u64::from(self.pn) << 32,
+            u64::from(self.dn) | u64::from(self.len) << 32 | u64::from(self.work) << 48,
+        ]
+    }
+
+    #[inline]
+    fn used(r: &Raw) -> bool {
+        r[1] >> 32 != 0 || r[2] as u32 != 0
+    }
 }
 
 /// What the table knows of one position.
@@ -184,7 +220,7 @@ const FIRST_SLOTS: usize = 1 << 10;
 const MOST_SLOTS: usize = 1 << 22;
 
 struct Table {
-    slots: Vec<Slot>,
+    slots: Vec<Raw>,
     filled: usize,
     most: usize,
 }
@@ -196,7 +232,7 @@ impl Table {
             .clamp(FIRST_SLOTS, MOST_SLOTS)
             .next_power_of_two();
         Table {
-            slots: vec![Slot::default(); FIRST_SLOTS],
+            slots: vec![[0; 3]; FIRST_SLOTS],
             filled: 0,
             most: want,
         }
@@ -213,10 +249,11 @@ impl Table {
         let home = self.home(board);
         let mut exact = None;
         for j in 0..WINDOW {
-            let s = &self.slots[(home + j) & mask];
-            if !s.used {
+            let r = &self.slots[(home + j) & mask];
+            if !Slot::used(r) {
                 break;
             }
+            let s = Slot::load(*r);
             if s.board != board {
                 continue;
             }
@@ -261,16 +298,15 @@ impl Table {
             pn,
             dn,
             len,
-            used: true,
-            work,
-        };
+            work: u16::try_from(work).unwrap_or(u16::MAX),
+        }
+        .raw();
         let mask = self.slots.len() - 1;
         let home = self.home(board);
         let mut victim: Option<usize> = None;
         for j in 0..WINDOW {
             let i = (home + j) & mask;
-            let s = self.slots[i];
-            if !s.used {
+            if !Slot::used(&self.slots[i]) {
                 self.slots[i] = slot;
                 self.filled += 1;
                 if self.filled * 4 > self.slots.len() * 3 && self.slots.len() < self.most {
@@ -278,6 +314,7 @@ impl Table {
                 }
                 return;
             }
+            let s = Slot::load(self.slots[i]);
             if s.board == board {
                 let h = Pack(s.hand);
                 let unsolved = s.pn != 0 && s.dn != 0;
@@ -293,7 +330,7 @@ impl Table {
             }
             // Replace unsolved entries before solved ones, little work first.
             let rank = |s: &Slot| (s.pn == 0 || s.dn == 0, s.work);
-            if victim.is_none_or(|v| rank(&s) < rank(&self.slots[v])) {
+            if victim.is_none_or(|v| rank(&s) < rank(&Slot::load(self.slots[v]))) {
                 victim = Some(i);
             }
         }
@@ -308,15 +345,15 @@ impl Table {
     }
 
     fn grow(&mut self) {
-        let bigger = vec![Slot::default(); self.slots.len() * 2];
+        let bigger = vec![[0; 3]; self.slots.len() * 2];
         let old = std::mem::replace(&mut self.slots, bigger);
         self.filled = 0;
         let mask = self.slots.len() - 1;
-        for s in old.into_iter().filter(|s| s.used) {
-            let home = (s.board as usize) & mask;
+        for s in old.into_iter().filter(Slot::used) {
+            let home = (s[0] as usize) & mask;
             for j in 0..WINDOW {
                 let i = (home + j) & mask;
-                if !self.slots[i].used {
+                if !Slot::used(&self.slots[i]) {
                     self.slots[i] = s;
                     self.filled += 1;
                     break;
@@ -368,6 +405,10 @@ pub struct Dfpn {
     path: Vec<u64>,
     /// The children of every node on the path, one block per node.
     kids: Vec<Child>,
+    /// The positions after the checks a new attacker's node tries for a
+    /// mate in three, kept from the count of their evasions (with the
+    /// index of their child) so that they are played only once.
+    mate3: Vec<(usize, Position)>,
     nodes: u64,
     limit: u64,
     /// Set by the caller to stop the search (checked every few nodes).
@@ -452,6 +493,7 @@ impl Dfpn {
             tt: Table::new(node_limit),
             path: Vec::new(),
             kids: Vec::new(),
+            mate3: Vec::new(),
             nodes: 0,
             limit: node_limit,
             stop: None,
@@ -643,31 +685,27 @@ impl Dfpn {
                         break;
                     }
                     n => {
+                        // Not stored: a later visit counts again. Stored,
+                        // these counts were most of the table's entries and
+                        // made it grow; the hard set took 6 % longer that
+                        // way, with the same node count.
                         let pn = n.clamp(1, INF - 1);
                         self.kids[i].pn = pn;
-                        // Kept, so that a later visit need not count again.
-                        let f = Found {
-                            pn,
-                            dn: 1,
-                            len: 0,
-                            hand: c.hand,
-                        };
-                        self.tt.put(child.board_key(), c.hand, f, 0);
+                        if first && pn <= MATE3_MOST {
+                            self.mate3.push((i, child));
+                        }
                     }
                 }
             }
         }
-        if or && first && fresh && !self.kids[start..].iter().any(|c| c.pn == 0) {
-            // A new attacker's node: a check that mates in three plies
-            // (every evasion answered by a mate in one) proves it at once.
-            for i in start..self.kids.len() {
-                let c = self.kids[i];
-                if !c.fresh || c.pn > MATE3_MOST {
-                    continue;
-                }
-                let child = pos.after(c.mv);
-                if let Some(f) = self.mate_in_three(pos, &child, c.hand) {
-                    let k = &mut self.kids[i];
+        // A new attacker's node: a check with few evasions that mates in
+        // three plies (every evasion answered by a mate in one) proves it at
+        // once. (Empty unless every check was counted and none mates.)
+        let mut tries = std::mem::take(&mut self.mate3);
+        if !self.kids[start..].iter().any(|c| c.pn == 0) {
+            for (i, child) in &tries {
+                if let Some(f) = self.mate_in_three(pos, child, self.kids[*i].hand) {
+                    let k = &mut self.kids[*i];
                     k.pn = 0;
                     k.dn = INF;
                     k.len = f.len;
@@ -676,6 +714,8 @@ impl Dfpn {
                 }
             }
         }
+        tries.clear();
+        self.mate3 = tries;
         let end = self.kids.len();
         if !or {
             // Drops on one square side by side (see the proof number below).
@@ -916,7 +956,7 @@ impl Dfpn {
                 continue;
             }
             let child = pos.after(mv);
-            if evasions_estimate(&child) != 0 || child.count_legal_moves() != 0 {
+            if !no_evasion_seen(&child) || child.count_legal_moves() != 0 {
                 continue;
             }
             let ch = hand_after(pos, hand, mv);
@@ -1093,6 +1133,39 @@ impl Dfpn {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slots_pack_into_three_words_and_only_empty_ones_are_zero() {
+        let hand = Pack::of(
+            Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2R2B4G4S4N4L18P 1")
+                .unwrap()
+                .hand(crate::shogi::Color::Sente),
+        )
+        .0;
+        for (pn, dn, len, work) in [
+            (0, INF, u16::MAX, u16::MAX),
+            (INF, 0, 0, 0),
+            (1, 1, 0, 0),
+            (INF - 1, INF - 1, 7, 1234),
+        ] {
+            let s = Slot {
+                board: u64::MAX - 5,
+                hand,
+                pn,
+                dn,
+                len,
+                work,
+            };
+            let r = s.raw();
+            assert!(Slot::used(&r));
+            let back = Slot::load(r);
+            assert_eq!(
+                (back.board, back.hand, back.pn, back.dn, back.len, back.work),
+                (s.board, hand, pn, dn, len, work)
+            );
+        }
+        assert!(!Slot::used(&[0; 3]));
+    }
 
     #[test]
     fn packed_hands_compare_per_kind() {

@@ -83,6 +83,19 @@ pub(crate) fn attacked(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> 
 /// every other defence is pinned may still count more than zero). Falls back to
 /// the exact count where the shortcut does not apply.
 pub(crate) fn evasions_estimate(pos: &Position) -> u32 {
+    estimate(pos, u32::MAX)
+}
+
+/// Whether [`evasions_estimate`] is zero, answered at the first reply it
+/// counts (the usual answer of a check that does not mate).
+pub(crate) fn no_evasion_seen(pos: &Position) -> bool {
+    estimate(pos, 1) == 0
+}
+
+/// [`evasions_estimate`], given up (with some count of at least `enough`)
+/// once it reaches `enough`.
+#[inline]
+fn estimate(pos: &Position, enough: u32) -> u32 {
     let us = pos.side_to_move();
     let them = !us;
     let checkers = pos.checkers();
@@ -96,6 +109,9 @@ pub(crate) fn evasions_estimate(pos: &Position) -> u32 {
     for to in king_attacks(k) & !own & pos.board_mask() {
         if !attacked(pos, to, them, occ_wo_king) {
             n += 1;
+            if n >= enough {
+                return n;
+            }
         }
     }
     if checkers.more_than_one() {
@@ -105,13 +121,16 @@ pub(crate) fn evasions_estimate(pos: &Position) -> u32 {
     // Captures of the checker, and moves onto the squares between.
     n += attackers(pos, c, us, occ).without(k).count();
     let b = between(k, c);
-    if b.is_any() {
-        for sq in b {
-            n += attackers(pos, sq, us, occ).without(k).count();
-        }
+    if b.is_any() && n < enough {
         // Drops on one square count once, as df-pn's defender node sums them.
         if !pos.hand(us).is_empty() {
             n += b.count();
+        }
+        for sq in b {
+            if n >= enough {
+                break;
+            }
+            n += attackers(pos, sq, us, occ).without(k).count();
         }
     }
     n
@@ -151,6 +170,7 @@ mod tests {
                 checked += 1;
                 let exact = p.count_legal_moves();
                 let est = evasions_estimate(p);
+                assert_eq!(no_evasion_seen(p), est == 0, "{}", p.to_sfen());
                 // Zero only at mate (a mate by pins may get more).
                 if est == 0 {
                     assert_eq!(exact, 0, "{}", p.to_sfen());
