@@ -35,30 +35,8 @@ fn step_attackers(pos: &Position, sq: Square, by: Color) -> Bitboard {
         | (king_attacks(sq) & kingish)
 }
 
-/// The pieces of `by` that attack `sq` with `occ` as occupancy, as
-/// [`Position::attackers_to`], but the ranging pieces' attacks are only
-/// computed when one of them stands on a line through `sq`.
-#[inline]
-pub(crate) fn attackers(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
-    let me = !by;
-    let mut a = step_attackers(pos, sq, by);
-    let rookish = pos.pieces(by, PieceKind::Rook) | pos.pieces(by, PieceKind::Dragon);
-    if (rook_pseudo(sq) & rookish).is_any() {
-        a |= rook_attacks(sq, occ) & rookish;
-    }
-    let bishopish = pos.pieces(by, PieceKind::Bishop) | pos.pieces(by, PieceKind::Horse);
-    if (bishop_pseudo(sq) & bishopish).is_any() {
-        a |= bishop_attacks(sq, occ) & bishopish;
-    }
-    let lances = pos.pieces(by, PieceKind::Lance);
-    if (lance_ray(me, sq) & lances).is_any() {
-        a |= lance_attacks(me, sq, occ) & lances;
-    }
-    a
-}
-
-/// Whether `by` attacks `sq` with `occ` as occupancy: [`attackers`] with
-/// an early answer after the step pieces.
+/// Whether `by` attacks `sq` with `occ` as occupancy:
+/// [`Position::attackers_to`] with an early answer after the step pieces.
 #[inline]
 pub(crate) fn attacked(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> bool {
     let me = !by;
@@ -119,7 +97,7 @@ fn estimate(pos: &Position, enough: u32) -> u32 {
         return n;
     }
     // Captures of the checker, and moves onto the squares between.
-    n += attackers(pos, c, us, occ).without(k).count();
+    n += pos.attackers_to(c, us, occ).without(k).count();
     let b = between(k, c);
     if b.is_any() && n < enough {
         // Drops on one square count once, as df-pn's defender node sums them.
@@ -130,7 +108,7 @@ fn estimate(pos: &Position, enough: u32) -> u32 {
             if n >= enough {
                 break;
             }
-            n += attackers(pos, sq, us, occ).without(k).count();
+            n += pos.attackers_to(sq, us, occ).without(k).count();
         }
     }
     n
@@ -152,12 +130,15 @@ mod tests {
             let occ = p.occupied();
             for c in Color::ALL {
                 for sq in p.board_mask() {
-                    assert_eq!(
-                        attackers(p, sq, c, occ),
-                        p.attackers_to(sq, c, occ),
-                        "{} {sq}",
-                        p.to_sfen()
-                    );
+                    // Every piece of `c` asked whether it reaches `sq`.
+                    let mut naive = Bitboard::EMPTY;
+                    for from in p.pieces_of(c) {
+                        let kind = p.piece_at(from).expect("a piece").kind;
+                        if crate::shogi::attacks(c, kind, from, occ).has(sq) {
+                            naive = naive.with(from);
+                        }
+                    }
+                    assert_eq!(p.attackers_to(sq, c, occ), naive, "{} {sq}", p.to_sfen());
                     assert_eq!(
                         attacked(p, sq, c, occ),
                         p.is_attacked(sq, c, occ),
