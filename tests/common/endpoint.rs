@@ -183,6 +183,33 @@ impl Endpoint {
             .await
     }
 
+    /// The status of a POST that declares a body of `len` bytes and sends
+    /// none of it. The bot must refuse a body that is too large from its
+    /// declared length, before reading it. Sending the body as well would
+    /// race the bot's close of the connection: the client's write can fail
+    /// with a broken pipe before it reads the answer.
+    pub fn status_of_declared_post(&self, len: usize) -> u16 {
+        use std::io::{BufRead, BufReader, Write};
+        let addr = self.base.trim_start_matches("http://");
+        let mut s = std::net::TcpStream::connect(addr).expect("connects");
+        s.set_read_timeout(Some(WAIT)).expect("a read timeout");
+        write!(
+            s,
+            "POST / HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\n\
+             content-length: {len}\r\n\r\n"
+        )
+        .expect("the head is sent");
+        let mut status_line = String::new();
+        BufReader::new(s)
+            .read_line(&mut status_line)
+            .expect("a status line");
+        status_line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or_else(|| panic!("not an HTTP status line: {status_line:?}"))
+    }
+
     /// [`Endpoint::try_post`] that must get an HTTP answer.
     pub async fn post(&self, body: Vec<u8>, signature: Option<(String, String)>) -> Reply {
         self.try_post(body, signature)
