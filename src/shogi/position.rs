@@ -347,13 +347,24 @@ impl Position {
         board ^ hand.rotate_left(17) ^ side
     }
 
-    /// Pieces of `by` that attack `sq`, with `occ` as occupancy. A ranging
-    /// piece's attacks are only computed when one of `by`'s stands on a
-    /// line through `sq` (mostly none does, and the three slider lookups
-    /// were most of the cost).
+    /// Pieces of `by` that attack `sq`, with `occ` as occupancy.
     #[must_use]
     pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
-        let theirs = self.by_color[by.index()];
+        self.step_attackers(sq, by) | self.ranging_attackers(sq, by, occ)
+    }
+
+    /// Whether `by` attacks `sq` with `occ` as occupancy (the step pieces
+    /// first: they answer most questions without a slider lookup).
+    #[inline]
+    #[must_use]
+    pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+        self.step_attackers(sq, by).is_any() || self.ranging_attackers(sq, by, occ).is_any()
+    }
+
+    /// Pieces of `by` that attack `sq` by a step (every piece but the
+    /// ranging moves of rooks, bishops and lances).
+    #[inline]
+    fn step_attackers(&self, sq: Square, by: Color) -> Bitboard {
         let k = &self.by_kind;
         let me = !by;
         let golds = k[PieceKind::Gold.index()]
@@ -363,32 +374,36 @@ impl Position {
             | k[PieceKind::ProSilver.index()];
         let kingish =
             k[PieceKind::King.index()] | k[PieceKind::Horse.index()] | k[PieceKind::Dragon.index()];
-        let rookish = (k[PieceKind::Rook.index()] | k[PieceKind::Dragon.index()]) & theirs;
-        let bishopish = (k[PieceKind::Bishop.index()] | k[PieceKind::Horse.index()]) & theirs;
-        let lances = k[PieceKind::Lance.index()] & theirs;
-        let mut a = ((step_attacks(me, PieceKind::Pawn, sq) & k[PieceKind::Pawn.index()])
+        ((step_attacks(me, PieceKind::Pawn, sq) & k[PieceKind::Pawn.index()])
             | (step_attacks(me, PieceKind::Knight, sq) & k[PieceKind::Knight.index()])
             | (step_attacks(me, PieceKind::Silver, sq) & k[PieceKind::Silver.index()])
             | (step_attacks(me, PieceKind::Gold, sq) & golds)
             | (king_attacks(sq) & kingish))
-            & theirs;
+            & self.by_color[by.index()]
+    }
+
+    /// Rooks, bishops and lances of `by` (and their promotions) that reach
+    /// `sq` along a line, with `occ` as occupancy. A line's attacks are only
+    /// computed when such a piece stands on it (mostly none does, and the
+    /// three slider lookups were most of the cost of `attackers_to`).
+    #[inline]
+    fn ranging_attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let theirs = self.by_color[by.index()];
+        let k = &self.by_kind;
+        let rookish = (k[PieceKind::Rook.index()] | k[PieceKind::Dragon.index()]) & theirs;
+        let bishopish = (k[PieceKind::Bishop.index()] | k[PieceKind::Horse.index()]) & theirs;
+        let lances = k[PieceKind::Lance.index()] & theirs;
+        let mut a = Bitboard::EMPTY;
         if (rook_pseudo(sq) & rookish).is_any() {
             a |= rook_attacks(sq, occ) & rookish;
         }
         if (bishop_pseudo(sq) & bishopish).is_any() {
             a |= bishop_attacks(sq, occ) & bishopish;
         }
-        if (lance_ray(me, sq) & lances).is_any() {
-            a |= lance_attacks(me, sq, occ) & lances;
+        if (lance_ray(!by, sq) & lances).is_any() {
+            a |= lance_attacks(!by, sq, occ) & lances;
         }
         a
-    }
-
-    /// Whether `by` attacks `sq` with `occ` as occupancy.
-    #[inline]
-    #[must_use]
-    pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
-        self.attackers_to(sq, by, occ).is_any()
     }
 
     /// Pieces of `c` that are pinned to `c`'s own king.

@@ -35,7 +35,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::checks;
-use super::evasion::{attacked, evasions_estimate, no_evasion_seen};
+use super::evasion::{evasions_estimate, no_evasion_seen};
 use crate::shogi::{
     attacks, between, bishop_pseudo, king_attacks, rook_pseudo, Bitboard, Hand, Move, PieceKind,
     Position, Square,
@@ -480,7 +480,7 @@ fn may_mate(pos: &Position, mv: Move, ksq: Square, blockers: bool) -> bool {
     if king_attacks(ksq).has(to) {
         // Guarded after the move? The moved piece still counts from its
         // old square, so at worst a guard too many: never a wrong "no".
-        return attacked(pos, to, pos.side_to_move(), occ.without(ksq));
+        return pos.is_attacked(to, pos.side_to_move(), occ.without(ksq));
     }
     !(lone && blockers && between(ksq, to).is_any())
 }
@@ -919,7 +919,7 @@ impl Dfpn {
         let occ_wo_king = occ.without(ksq);
         let mut free = Bitboard::EMPTY;
         for sq in king_attacks(ksq) & !pos.pieces_of(!us) & pos.board_mask() {
-            if !attacked(pos, sq, us, occ_wo_king) {
+            if !pos.is_attacked(sq, us, occ_wo_king) {
                 free = free.with(sq);
             }
         }
@@ -985,7 +985,7 @@ impl Dfpn {
         let k = child.king_square(us)?;
         let occ_wo_king = child.occupied().without(k);
         for to in king_attacks(k) & !child.pieces_of(us) & child.board_mask() {
-            if attacked(child, to, !us, occ_wo_king) {
+            if child.is_attacked(to, !us, occ_wo_king) {
                 continue;
             }
             let e = Move::Normal {
