@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Training positions for the evaluation, labelled by Fairy-Stockfish.
+"""Training positions for the evaluation, labelled by a reference engine.
 
-Fairy-Stockfish (Debian build, USI mode, one thread) plays itself from the
-match openings; with probability --random a legal move is picked at random
-instead, so that the games also reach lopsided positions. Every position
-Fairy-Stockfish searched is written with its score, its best move and the
+The labelling engine (--engine, by default Fairy-Stockfish, Debian build,
+USI mode, one thread) plays itself from the match openings; with
+probability --random a legal move is picked at random instead, so that the
+games also reach lopsided positions. With --opponent it plays that engine
+instead (e.g. komadai, colours alternating from game to game), so that the
+positions are the ones our engine reaches against it. Every position the
+labelling engine searched is written with its score, its best move and the
 game's result, all from the side to move:
 
     sfen \t score_cp \t bestmove \t result (1 win, 0.5 draw, 0 loss)
@@ -13,6 +16,15 @@ Positions with a mate score are written with score "mate N" and skipped by
 the tuner. Usage:
 
     python3 scripts/tune/gen.py --games 100 --seed 1 > positions.tsv
+
+gpsshogi as the labeller against komadai (gpsshogi has no `go nodes` and
+stretches a short byoyomi to about 1 s; its LimitDepth option bounds its
+search instead, 30-100 ms a move at 4):
+
+    python3 scripts/tune/gen.py --engine /usr/games/gpsusi \
+        --option Thread=1 --option LimitDepth=4 --go "byoyomi 1000" \
+        --opponent scripts/match/komadai-usi --nodes 40000 \
+        --games 300 --seed 1 > gps1.tsv
 """
 import argparse
 import random
@@ -23,15 +35,17 @@ import cshogi
 
 
 class Usi:
-    def __init__(self, path):
+    def __init__(self, path, options):
         self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   text=True, bufsize=1)
         self.send("usi")
         self.wait("usiok")
-        self.send("setoption name Threads value 1")
-        self.send("setoption name USI_Hash value 16")
+        for opt in options:
+            name, value = opt.split("=", 1)
+            self.send(f"setoption name {name} value {value}")
         self.send("isready")
         self.wait("readyok")
+        self.send("usinewgame")
 
     def send(self, line):
         self.p.stdin.write(line + "\n")
@@ -44,9 +58,10 @@ class Usi:
             if line.startswith(token):
                 return line
 
-    def go(self, sfen, nodes):
+    def go(self, sfen, limit):
+        """Searches `sfen` with `go <limit>`; the best move and the last score."""
         self.send(f"position sfen {sfen}")
-        self.send(f"go nodes {nodes}")
+        self.send(f"go {limit}")
         score = None
         while True:
             line = self.p.stdout.readline()
@@ -64,7 +79,14 @@ class Usi:
         self.p.wait(timeout=5)
 
 
-def play(engine, rng, openings, args):
+def limit(template, rng, nodes):
+    """The `go` arguments: {nodes} becomes a node count between nodes/2 and nodes."""
+    return template.format(nodes=rng.randint(nodes // 2, nodes))
+
+
+def play(engine, opponent, labeller_colour, rng, openings, args):
+    """One game; `opponent` (or `engine` itself when None) plays the colour
+    that is not `labeller_colour`."""
     board = cshogi.Board()
     for m in rng.choice(openings):
         board.push_usi(m)
@@ -83,7 +105,19 @@ def play(engine, rng, openings, args):
             move = rng.choice(list(board.legal_moves))
             board.push(move)
             continue
-        best, score = engine.go(sfen, rng.randint(args.nodes // 2, args.nodes))
+        if opponent is not None and stm != labeller_colour:
+            best, _ = opponent.go(sfen, limit(args.opponent_go, rng, args.nodes))
+            if best in ("resign", "win"):
+                lost = best == "resign"
+                result = (0.0 if lost else 1.0) if stm == cshogi.BLACK else (1.0 if lost else 0.0)
+                break
+            board.push_usi(best)
+            continue
+        best, score = engine.go(sfen, limit(args.go, rng, args.nodes))
+        if score is None:
+            # A book move: no search, no label.
+            board.push_usi(best)
+            continue
         if best in ("resign", "win"):
             lost = best == "resign"
             result = (0.0 if lost else 1.0) if stm == cshogi.BLACK else (1.0 if lost else 0.0)
@@ -107,7 +141,16 @@ def play(engine, rng, openings, args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--engine", default="/usr/games/fairy-stockfish")
+    ap.add_argument("--engine", default="/usr/games/fairy-stockfish",
+                    help="the labelling engine")
+    ap.add_argument("--option", action="append",
+                    help="NAME=VALUE for the labelling engine (repeatable; "
+                    "default Threads=1 and USI_Hash=16)")
+    ap.add_argument("--go", default="nodes {nodes}",
+                    help="its go arguments; {nodes} is drawn from nodes/2..nodes")
+    ap.add_argument("--opponent", help="an engine playing the other colour")
+    ap.add_argument("--opponent-option", action="append", default=[])
+    ap.add_argument("--opponent-go", default="nodes {nodes}")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--nodes", type=int, default=30000)
@@ -123,11 +166,15 @@ def main():
             t = line.split()
             if t and t[0] == "startpos":
                 openings.append(t[2:] if len(t) > 2 else [])
-    engine = Usi(args.engine)
+    engine = Usi(args.engine, args.option or ["Threads=1", "USI_Hash=16"])
+    opponent = Usi(args.opponent, args.opponent_option) if args.opponent else None
     for g in range(args.games):
-        play(engine, rng, openings, args)
+        colour = cshogi.BLACK if g % 2 == 0 else cshogi.WHITE
+        play(engine, opponent, colour, rng, openings, args)
         print(f"game {g + 1}/{args.games}", file=sys.stderr)
     engine.close()
+    if opponent is not None:
+        opponent.close()
 
 
 if __name__ == "__main__":

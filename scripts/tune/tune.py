@@ -82,6 +82,10 @@ def main():
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--lr", type=float, default=2.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--holdout", choices=["random", "tail"], default="random",
+                    help="hold out a random tenth of the rows, or the last tenth "
+                         "(rows in game order: whole games are held out, so "
+                         "positions of one game never sit on both sides)")
     ap.add_argument("--constraints", help="feature rows of pairs: first > second")
     ap.add_argument("--margin", type=float, default=10.0)
     ap.add_argument("--freeze", default="tempo",
@@ -98,7 +102,7 @@ def main():
     for span in spans(groups, args.zero):
         w0[span] = 0
     rng = np.random.default_rng(args.seed)
-    order = rng.permutation(len(fsf))
+    order = rng.permutation(len(fsf)) if args.holdout == "random" else np.arange(len(fsf))[::-1]
     cut = len(fsf) // 10
     test, train = order[:cut], order[cut:]
 
