@@ -84,6 +84,11 @@ def limit(template, rng, nodes):
     return template.format(nodes=rng.randint(nodes // 2, nodes))
 
 
+def for_sente(stm, stm_wins):
+    """A game's result from Sente's point of view."""
+    return float(stm_wins == (stm == cshogi.BLACK))
+
+
 def play(engine, opponent, labeller_colour, rng, openings, args):
     """One game; `opponent` (or `engine` itself when None) plays the colour
     that is not `labeller_colour`."""
@@ -105,30 +110,21 @@ def play(engine, opponent, labeller_colour, rng, openings, args):
             move = rng.choice(list(board.legal_moves))
             board.push(move)
             continue
-        if opponent is not None and stm != labeller_colour:
-            best, _ = opponent.go(sfen, limit(args.opponent_go, rng, args.nodes))
-            if best in ("resign", "win"):
-                lost = best == "resign"
-                result = (0.0 if lost else 1.0) if stm == cshogi.BLACK else (1.0 if lost else 0.0)
-                break
-            board.push_usi(best)
-            continue
-        best, score = engine.go(sfen, limit(args.go, rng, args.nodes))
-        if score is None:
-            # A book move: no search, no label.
-            board.push_usi(best)
-            continue
+        theirs = opponent is not None and stm != labeller_colour
+        mover, template = (opponent, args.opponent_go) if theirs else (engine, args.go)
+        best, score = mover.go(sfen, limit(template, rng, args.nodes))
         if best in ("resign", "win"):
-            lost = best == "resign"
-            result = (0.0 if lost else 1.0) if stm == cshogi.BLACK else (1.0 if lost else 0.0)
+            result = for_sente(stm, best == "win")
             break
+        if theirs or score is None:
+            # The opponent's move, or a book move (no search): played, not labelled.
+            board.push_usi(best)
+            continue
         rows.append((sfen, score, best, stm))
         kind, val = score.split()
         if kind == "mate" or abs(int(val)) > args.adjudicate:
             # Decided: the side to move wins if the score is for it.
-            v = int(val)
-            wins = v > 0
-            result = (1.0 if wins else 0.0) if stm == cshogi.BLACK else (0.0 if wins else 1.0)
+            result = for_sente(stm, int(val) > 0)
             break
         board.push_usi(best)
     if result is None:
