@@ -20,8 +20,7 @@
 //! All violations of all seeds are collected and reported grouped by kind,
 //! each with its seed and step, so one run shows every cause.
 
-#[path = "common/app_world.rs"]
-mod app_world;
+use crate::app_world;
 
 use std::collections::{BTreeMap, BTreeSet};
 

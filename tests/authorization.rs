@@ -12,8 +12,7 @@
 //! Each case runs on a fresh world, so the rows are independent. On failure
 //! the test lists every failing case by row, role and context.
 
-#[path = "common/app_world.rs"]
-mod app_world;
+use crate::app_world;
 
 use app_world::{
     caller, names_game, place, refusal_name, resign_buttons, Got, Snapshot, World, T0,

@@ -9,8 +9,7 @@ use komadai::notation::{format_move, Style};
 use komadai::shogi::{Move, Position};
 use serde_json::Value;
 
-#[path = "common/pg.rs"]
-mod pg;
+use crate::pg;
 
 /// The console clock's start in most tests.
 const START: i64 = 1_800_000_000;

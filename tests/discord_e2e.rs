@@ -2,8 +2,7 @@
 //! 0.12.5) against a fake Discord on 127.0.0.1 that speaks REST and the
 //! gateway, sends interactions shaped like Discord's and records the answers.
 
-#[path = "common/fake_discord.rs"]
-mod fake_discord;
+use crate::fake_discord;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -5,11 +5,9 @@
 //! then records the HTTP reply as the interaction's first answer so that the
 //! fake's helpers read it like a REST callback. No gateway is involved.
 
-#[path = "common/fake_discord.rs"]
-mod fake_discord;
+use crate::fake_discord;
 
-#[path = "common/endpoint.rs"]
-mod endpoint;
+use crate::endpoint;
 
 use std::time::Duration;
 

@@ -14,8 +14,7 @@ use komadai::store::{Backend, GameRow, Store};
 #[path = "../benches/load/scenario.rs"]
 mod scenario;
 
-#[path = "common/pg.rs"]
-mod pg;
+use crate::pg;
 
 use scenario::{Layout, T0, THREAD_BASE};
 

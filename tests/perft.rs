@@ -3,7 +3,7 @@
 //!
 //! `cargo test` runs every line with at most [`FAST_LIMIT`] nodes; the deep
 //! lines (up to 1.2 billion nodes) run with
-//! `cargo test --release --test perft -- --ignored`.
+//! `cargo test --release --test integration perft:: -- --ignored`.
 
 use komadai::shogi::{perft, Position};
 

@@ -8,7 +8,7 @@
 //! After an intended change of the look, regenerate all golden images with
 //!
 //! ```text
-//! KOMADAI_BLESS=1 cargo test --test render_golden
+//! KOMADAI_BLESS=1 cargo test --test integration render_golden::
 //! ```
 //!
 //! and look at every changed picture before committing it.

@@ -27,17 +27,13 @@
 //! timeout notice across the three workers (exactly once: the outbox row is
 //! claimed by one worker and the reminder bit set by one UPDATE).
 
-#[path = "common/fake_discord.rs"]
-mod fake_discord;
+use crate::fake_discord;
 
-#[path = "common/endpoint.rs"]
-mod endpoint;
+use crate::endpoint;
 
-#[path = "common/pg.rs"]
-mod pg;
+use crate::pg;
 
-#[path = "common/lines.rs"]
-mod lines;
+use crate::lines;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;

@@ -18,8 +18,7 @@
 
 #![cfg(unix)]
 
-#[path = "common/fake_discord.rs"]
-mod fake_discord;
+use crate::fake_discord;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -15,8 +15,7 @@ use komadai::store::{
     OUTBOX_MAX_ATTEMPTS,
 };
 
-#[path = "common/pg.rs"]
-mod pg;
+use crate::pg;
 
 /// A database for one test and a way to open more handles on it.
 struct Db {

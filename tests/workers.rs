@@ -24,11 +24,9 @@ use komadai::shogi::{Game, Move, Position};
 use komadai::store::Store;
 use serde_json::Value;
 
-#[path = "common/pg.rs"]
-mod pg;
+use crate::pg;
 
-#[path = "common/lines.rs"]
-mod lines;
+use crate::lines;
 
 const GAMES: usize = 12;
 const PLIES: usize = 40;
