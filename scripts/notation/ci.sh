@@ -9,8 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 python3 -c "import cshogi" 2>/dev/null || python3 -m pip install --quiet cshogi
-cargo build --release --quiet --bin komadai
-bin=target/release/komadai
+bin=$(scripts/komadai-bin.sh)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -11,14 +11,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 SEED="${ORACLE_SEED:-1001}"
-BIN=target/release/komadai
 
 echo "== installing the oracles"
 PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --disable-pip-version-check \
     cshogi==1.1.0 pyffish==0.0.90
 
-echo "== building"
-cargo build --release --quiet
+echo "== the komadai binary (\$KOMADAI_BIN, or a release build)"
+BIN=$(scripts/komadai-bin.sh)
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
