@@ -135,10 +135,7 @@ fn draw_graph(evals: &[Eval], end: Option<GameEnd>, turning: &[usize], theme: Th
         }
     }
     draw_text_centered(&mut img, "0", 11.0, LEFT / 2.0, mid + 0.5, c.coord);
-    let tick = [10usize, 20, 50, 100, 200]
-        .into_iter()
-        .find(|&t| plies / t <= 12)
-        .unwrap_or_else(|| plies.div_ceil(12).next_multiple_of(100));
+    let tick = ply_tick(plies);
     let mut t = 0;
     while t <= plies {
         let x = px(t).round() as i32;
@@ -262,9 +259,38 @@ pub(crate) fn graph_chars() -> Vec<char> {
     ('0'..='9').chain(['+', '-']).collect()
 }
 
+/// The distance between labelled plies on the graph's axis: every ply of a
+/// game shorter than ten (a short game's graph would otherwise be labelled
+/// only "0"), then 10, 20, 50, … so that at most about a dozen labels fit.
+fn ply_tick(plies: usize) -> usize {
+    if plies < 10 {
+        return 1;
+    }
+    [10usize, 20, 50, 100, 200]
+        .into_iter()
+        .find(|&t| plies / t <= 12)
+        .unwrap_or_else(|| plies.div_ceil(12).next_multiple_of(100))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_graph_has_labelled_plies_but_not_too_many() {
+        assert_eq!(ply_tick(1), 1);
+        assert_eq!(ply_tick(7), 1);
+        assert_eq!(ply_tick(10), 10);
+        assert_eq!(ply_tick(130), 20);
+        for plies in 1..5000 {
+            let t = ply_tick(plies);
+            let labels = plies / t + 1;
+            assert!(
+                (2..=14).contains(&labels),
+                "{plies} plies: every {t}, {labels} labels"
+            );
+        }
+    }
 
     #[test]
     fn heights_are_clamped_and_signed() {
