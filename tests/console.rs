@@ -608,7 +608,9 @@ fn takeback_count_export_settings_and_leaderboard(b: Backend) {
         t[14]
     );
     assert!(
-        t[15].contains("klingon") && t[15].starts_with("Das verstehe ich nicht"),
+        t[15].contains("klingon")
+            && t[15].starts_with("Das verstehe ich nicht")
+            && t[15].contains("usi, western, western-numeric, japanese"),
         "{}",
         t[15]
     );

@@ -5,7 +5,7 @@
 
 use super::computer::{level_from, ComputerOptions};
 use super::message::Refusal;
-use super::stored::{handicap_from, rule_from};
+use super::stored::{handicap_from, handicap_name, rule_from};
 use super::{ChallengeOptions, MAX_STAKE};
 use crate::shogi::{Color, EnteringKingRule, Handicap, Position, Variant};
 use crate::store::Ranking;
@@ -14,27 +14,53 @@ fn bad(key: &str, value: &str) -> Refusal {
     Refusal::BadArgument(format!("{key}={value}"))
 }
 
+/// The words a refusal offers for each argument that takes one of a few
+/// (each is accepted; a test checks it).
+pub(super) const VARIANTS: [&str; 2] = ["standard", "minishogi"];
+const RULES: [&str; 3] = ["declaration", "counting", "try"];
+const COLORS: [&str; 3] = ["sente", "gote", "random"];
+const RANKINGS: [&str; 3] = ["elo", "points", "taler"];
+const LEVELS: [&str; 4] = ["beginner", "easy", "medium", "strong"];
+pub(super) const LANGUAGES: [&str; 3] = ["en", "de", "auto"];
+pub(super) const LEAGUE_FORMATS: [&str; 3] = ["rr", "double", "swiss"];
+
+/// The refusal of `key=value` where `key` takes one of `choices`.
+pub(super) fn not_one_of<'c>(
+    key: &str,
+    value: &str,
+    choices: impl IntoIterator<Item = &'c str>,
+) -> Refusal {
+    Refusal::NotOneOf {
+        key: key.into(),
+        value: value.into(),
+        choices: choices.into_iter().collect::<Vec<_>>().join(", "),
+    }
+}
+
 /// `standard` (`shogi`) or `minishogi` (`mini`).
 pub fn variant_arg(value: Option<&str>) -> Result<Option<Variant>, Refusal> {
     match value.map(str::to_ascii_lowercase).as_deref() {
         None => Ok(None),
         Some("standard" | "shogi") => Ok(Some(Variant::Standard)),
         Some("minishogi" | "mini") => Ok(Some(Variant::Minishogi)),
-        Some(_) => Err(bad("variant", value.unwrap_or_default())),
+        Some(_) => Err(not_one_of("variant", value.unwrap_or_default(), VARIANTS)),
     }
 }
 
 /// A handicap by its stored or typed name.
 pub fn handicap_arg(value: Option<&str>) -> Result<Option<Handicap>, Refusal> {
     value
-        .map(|h| handicap_from(h).ok_or_else(|| bad("handicap", h)))
+        .map(|h| {
+            handicap_from(h)
+                .ok_or_else(|| not_one_of("handicap", h, Handicap::ALL.map(handicap_name)))
+        })
         .transpose()
 }
 
 /// An entering-king rule by its stored or typed name.
 pub fn rule_arg(value: Option<&str>) -> Result<Option<EnteringKingRule>, Refusal> {
     value
-        .map(|r| rule_from(r).ok_or_else(|| bad("rule", r)))
+        .map(|r| rule_from(r).ok_or_else(|| not_one_of("rule", r, RULES)))
         .transpose()
 }
 
@@ -45,7 +71,7 @@ pub fn color_arg(value: Option<&str>) -> Result<Option<Color>, Refusal> {
         None | Some("random" | "furigoma") => Ok(None),
         Some("sente" | "black") => Ok(Some(Color::Sente)),
         Some("gote" | "white") => Ok(Some(Color::Gote)),
-        Some(_) => Err(bad("color", value.unwrap_or_default())),
+        Some(_) => Err(not_one_of("color", value.unwrap_or_default(), COLORS)),
     }
 }
 
@@ -56,7 +82,7 @@ pub fn ranking_arg(value: Option<&str>) -> Result<Ranking, Refusal> {
         None | Some("elo" | "rating") => Ok(Ranking::Elo),
         Some("points" | "punkte") => Ok(Ranking::Points),
         Some("taler") => Ok(Ranking::Taler),
-        Some(_) => Err(bad("by", value.unwrap_or_default())),
+        Some(_) => Err(not_one_of("by", value.unwrap_or_default(), RANKINGS)),
     }
 }
 
@@ -138,7 +164,7 @@ impl ComputerArgs<'_> {
     pub fn options(self) -> Result<ComputerOptions, Refusal> {
         let level_name = self.level.unwrap_or("easy");
         Ok(ComputerOptions {
-            level: level_from(level_name).ok_or_else(|| bad("level", level_name))?,
+            level: level_from(level_name).ok_or_else(|| not_one_of("level", level_name, LEVELS))?,
             variant: variant_arg(self.variant)?.unwrap_or(Variant::Standard),
             handicap: handicap_arg(self.handicap)?,
             color: color_arg(self.color)?,
@@ -156,18 +182,63 @@ mod tests {
         assert_eq!(variant_arg(None), Ok(None));
         assert_eq!(
             variant_arg(Some("chess")),
-            Err(Refusal::BadArgument("variant=chess".into()))
+            Err(Refusal::NotOneOf {
+                key: "variant".into(),
+                value: "chess".into(),
+                choices: "standard, minishogi".into()
+            })
         );
         assert_eq!(handicap_arg(Some("lance")), Ok(Some(Handicap::Lance)));
         assert_eq!(
             handicap_arg(Some("queen")),
-            Err(Refusal::BadArgument("handicap=queen".into()))
+            Err(Refusal::NotOneOf {
+                key: "handicap".into(),
+                value: "queen".into(),
+                choices: "lance, bishop, rook, rook-lance, 2-pieces, 4-pieces, 6-pieces, \
+                          8-pieces, 10-pieces"
+                    .into()
+            })
         );
         assert_eq!(rule_arg(Some("24")), Ok(Some(EnteringKingRule::Counting24)));
         assert!(rule_arg(Some("31")).is_err());
         assert_eq!(color_arg(Some("white")), Ok(Some(Color::Gote)));
         assert_eq!(color_arg(Some("furigoma")), Ok(None));
         assert!(color_arg(Some("green")).is_err());
+    }
+
+    #[test]
+    fn every_word_a_refusal_offers_is_accepted() {
+        for v in VARIANTS {
+            assert!(variant_arg(Some(v)).unwrap().is_some(), "{v}");
+        }
+        for r in RULES {
+            assert!(rule_arg(Some(r)).unwrap().is_some(), "{r}");
+        }
+        for c in COLORS {
+            assert!(color_arg(Some(c)).is_ok(), "{c}");
+        }
+        for r in RANKINGS {
+            assert!(ranking_arg(Some(r)).is_ok(), "{r}");
+        }
+        for l in LEVELS {
+            let args = ComputerArgs {
+                level: Some(l),
+                ..Default::default()
+            };
+            assert!(args.options().is_ok(), "{l}");
+        }
+        for f in LEAGUE_FORMATS {
+            assert!(
+                super::super::league::LeagueFormat::parse(f).is_some(),
+                "{f}"
+            );
+        }
+        let Err(Refusal::NotOneOf { choices, .. }) = handicap_arg(Some("ten")) else {
+            panic!("handicap=ten is not a handicap");
+        };
+        for h in choices.split(", ") {
+            assert!(handicap_arg(Some(h)).unwrap().is_some(), "{h}");
+        }
     }
 
     #[test]

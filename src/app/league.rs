@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 
+use super::args::{not_one_of, LEAGUE_FORMATS, VARIANTS};
 use super::challenges::{ChallengeOptions, DAYS_PER_MOVE};
 use super::message::{LeagueInfo, Msg, PairingLine, Refusal, StandingLine, Who};
 use super::scheduler::{game_places, lang_of_in, NoticeReply};
@@ -246,7 +247,7 @@ impl App {
         let format = match o.format.as_deref() {
             None => LeagueFormat::RoundRobin,
             Some(f) => {
-                LeagueFormat::parse(f).ok_or_else(|| Refusal::BadArgument(format!("format {f}")))?
+                LeagueFormat::parse(f).ok_or_else(|| not_one_of("format", f, LEAGUE_FORMATS))?
             }
         };
         let rounds = match (format, o.rounds) {
@@ -261,7 +262,7 @@ impl App {
         let variant = match o.variant.as_deref() {
             None | Some("standard" | "shogi") => "standard",
             Some("minishogi") => "minishogi",
-            Some(v) => return Err(Refusal::BadArgument(format!("variant {v}")).into()),
+            Some(v) => return Err(not_one_of("variant", v, VARIANTS).into()),
         };
         let max_players = o.max_players.unwrap_or(DEFAULT_LEAGUE_PLAYERS);
         if !(MIN_LEAGUE_PLAYERS as i64..=MAX_LEAGUE_PLAYERS).contains(&max_players) {

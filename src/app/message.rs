@@ -1042,6 +1042,16 @@ pub enum Refusal {
     /// A bad command argument.
     #[error("bad argument: {0}")]
     BadArgument(String),
+    /// An argument that takes one of a few words, given another.
+    #[error("bad argument: {key}={value} (one of {choices})")]
+    NotOneOf {
+        /// The argument's name.
+        key: String,
+        /// What was given.
+        value: String,
+        /// The words it takes, comma-separated.
+        choices: String,
+    },
     /// Text longer than the limit.
     #[error("input too long")]
     TooLong,

@@ -1,5 +1,6 @@
 //! Players: settings, statistics, the leaderboard, names and languages.
 
+use super::args::{not_one_of, LANGUAGES};
 use super::message::{Msg, Refusal, Who};
 use super::{App, AppResult, Caller, Reply};
 use crate::notation::Style;
@@ -16,18 +17,20 @@ impl App {
             if let Some(n) = &change.notation {
                 match Style::from_name(n) {
                     Some(style) => s.notation = style.name().into(),
-                    None => return Err(Refusal::BadArgument(format!("notation {n}")).into()),
+                    None => {
+                        return Err(not_one_of("notation", n, Style::ALL.map(Style::name)).into())
+                    }
                 }
             }
             if let Some(p) = &change.piece_style {
                 if !PIECE_STYLES.contains(&p.as_str()) {
-                    return Err(Refusal::BadArgument(format!("style {p}")).into());
+                    return Err(not_one_of("style", p, PIECE_STYLES).into());
                 }
                 s.piece_style.clone_from(p);
             }
             if let Some(t) = &change.theme {
                 if !["light", "dark"].contains(&t.as_str()) {
-                    return Err(Refusal::BadArgument(format!("theme {t}")).into());
+                    return Err(not_one_of("theme", t, ["light", "dark"]).into());
                 }
                 s.theme.clone_from(t);
             }
@@ -35,7 +38,7 @@ impl App {
                 s.language = match l.as_str() {
                     "en" | "de" => Some(l.clone()),
                     "auto" => None,
-                    _ => return Err(Refusal::BadArgument(format!("language {l}")).into()),
+                    _ => return Err(not_one_of("language", l, LANGUAGES).into()),
                 };
             }
             if let Some(d) = change.dms {
@@ -43,13 +46,13 @@ impl App {
             }
             if let Some(o) = &change.orientation {
                 if !["own", "sente"].contains(&o.as_str()) {
-                    return Err(Refusal::BadArgument(format!("orientation {o}")).into());
+                    return Err(not_one_of("orientation", o, ["own", "sente"]).into());
                 }
                 s.orientation.clone_from(o);
             }
             if let Some(d) = &change.danger {
                 if !["auto", "always", "off"].contains(&d.as_str()) {
-                    return Err(Refusal::BadArgument(format!("danger {d}")).into());
+                    return Err(not_one_of("danger", d, ["auto", "always", "off"]).into());
                 }
                 s.danger.clone_from(d);
             }

@@ -4,6 +4,7 @@
 //! threads on or off, and the default language for members who did not
 //! choose one.
 
+use super::args::{not_one_of, LANGUAGES};
 use super::challenges::{ChallengeOptions, DAYS_PER_MOVE};
 use super::message::{Msg, Refusal};
 use super::{App, AppResult, Caller, Place, Reply};
@@ -72,7 +73,7 @@ impl App {
             None => None,
             Some("auto") => Some(None),
             Some(l @ ("en" | "de")) => Some(Some(l.to_string())),
-            Some(other) => return Err(Refusal::BadArgument(format!("language {other}")).into()),
+            Some(other) => return Err(not_one_of("language", other, LANGUAGES).into()),
         };
         let store = self.store()?;
         store.transaction(|tx| -> AppResult {

@@ -1303,7 +1303,7 @@ mod tests {
         ] {
             let result = run_command(&app, &alice, name, &Opts(opts), PLACE, "r");
             assert!(
-                matches!(result, Err(AppError::Refused(Refusal::BadArgument(_)))),
+                matches!(result, Err(AppError::Refused(Refusal::NotOneOf { .. }))),
                 "/{name}: {result:?}"
             );
         }

@@ -1380,6 +1380,8 @@ impl Localize for Refusal {
             (Refusal::Conflict, Lang::De) => "Die Partie hat sich gleichzeitig geändert; bitte versuch es noch einmal.".into(),
             (Refusal::BadArgument(a), Lang::En) => format!("I do not understand “{a}”."),
             (Refusal::BadArgument(a), Lang::De) => format!("Das verstehe ich nicht: „{a}“."),
+            (Refusal::NotOneOf { key, value, choices }, Lang::En) => format!("I do not understand “{key}={value}”: {key} is one of {choices}."),
+            (Refusal::NotOneOf { key, value, choices }, Lang::De) => format!("Das verstehe ich nicht: „{key}={value}“. Für {key} gibt es: {choices}."),
             (Refusal::TooLong, Lang::En) => format!("That input is too long (at most {} characters).", crate::app::MAX_ARG_CHARS),
             (Refusal::TooLong, Lang::De) => format!("Diese Eingabe ist zu lang (höchstens {} Zeichen).", crate::app::MAX_ARG_CHARS),
             (Refusal::EngineBusy, Lang::En) => "The computer is busy right now; try again in a moment (your move is saved).".into(),
@@ -1743,6 +1745,11 @@ mod tests {
             Refusal::TooLateToAbort,
             Refusal::RatedNoTakeback,
             Refusal::CannotDeclare(vec![DeclarationMissing::InCheck]),
+            Refusal::NotOneOf {
+                key: "theme".into(),
+                value: "pink".into(),
+                choices: "light, dark".into(),
+            },
         ];
         for r in all {
             let en = r.localize(Lang::En);
