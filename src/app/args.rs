@@ -16,13 +16,12 @@ fn bad(key: &str, value: &str) -> Refusal {
 
 /// The words a refusal offers for each argument that takes one of a few
 /// (each is accepted; a test checks it).
-pub(super) const VARIANTS: [&str; 2] = ["standard", "minishogi"];
+const VARIANTS: [&str; 2] = ["standard", "minishogi"];
 const RULES: [&str; 3] = ["declaration", "counting", "try"];
 const COLORS: [&str; 3] = ["sente", "gote", "random"];
 const RANKINGS: [&str; 3] = ["elo", "points", "taler"];
 const LEVELS: [&str; 4] = ["beginner", "easy", "medium", "strong"];
 pub(super) const LANGUAGES: [&str; 3] = ["en", "de", "auto"];
-pub(super) const LEAGUE_FORMATS: [&str; 3] = ["rr", "double", "swiss"];
 
 /// The refusal of `key=value` where `key` takes one of `choices`.
 pub(super) fn not_one_of<'c>(
@@ -34,6 +33,15 @@ pub(super) fn not_one_of<'c>(
         key: key.into(),
         value: value.into(),
         choices: choices.into_iter().collect::<Vec<_>>().join(", "),
+    }
+}
+
+/// `Ok` when `value` is one of `choices`, else their refusal.
+pub(super) fn one_of(key: &str, value: &str, choices: &[&str]) -> Result<(), Refusal> {
+    if choices.contains(&value) {
+        Ok(())
+    } else {
+        Err(not_one_of(key, value, choices.iter().copied()))
     }
 }
 
@@ -226,12 +234,6 @@ mod tests {
                 ..Default::default()
             };
             assert!(args.options().is_ok(), "{l}");
-        }
-        for f in LEAGUE_FORMATS {
-            assert!(
-                super::super::league::LeagueFormat::parse(f).is_some(),
-                "{f}"
-            );
         }
         let Err(Refusal::NotOneOf { choices, .. }) = handicap_arg(Some("ten")) else {
             panic!("handicap=ten is not a handicap");

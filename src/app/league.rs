@@ -12,15 +12,16 @@
 
 use std::collections::HashMap;
 
-use super::args::{not_one_of, LEAGUE_FORMATS, VARIANTS};
+use super::args::{not_one_of, variant_arg};
 use super::challenges::{ChallengeOptions, DAYS_PER_MOVE};
 use super::message::{LeagueInfo, Msg, PairingLine, Refusal, StandingLine, Who};
 use super::scheduler::{game_places, lang_of_in, NoticeReply};
 use super::server::server_of;
+use super::stored::variant_name;
 use super::tournament::{self, Score, SwissPlayer};
 use super::{App, AppError, AppResult, ButtonAction, Caller, Notice, Place, Reply, DAY};
 use crate::lang::Lang;
-use crate::shogi::{Color, Outcome, Position, WinReason};
+use crate::shogi::{Color, Outcome, Position, Variant, WinReason};
 use crate::store::{LeaguePlayerRow, LeagueRow, NewGame, NewLeague, PairingRow, Reader, Tx};
 
 /// Fewest players a league starts with; with fewer it is cancelled.
@@ -52,6 +53,9 @@ pub enum LeagueFormat {
     /// A fixed number of Swiss rounds.
     Swiss,
 }
+
+/// The formats a refusal offers (each is accepted by [`LeagueFormat::parse`]).
+const FORMAT_WORDS: [&str; 3] = ["rr", "double", "swiss"];
 
 impl LeagueFormat {
     /// From a user's word (`roundrobin`, `rr`, `double`, `swiss`; German too).
@@ -247,7 +251,7 @@ impl App {
         let format = match o.format.as_deref() {
             None => LeagueFormat::RoundRobin,
             Some(f) => {
-                LeagueFormat::parse(f).ok_or_else(|| not_one_of("format", f, LEAGUE_FORMATS))?
+                LeagueFormat::parse(f).ok_or_else(|| not_one_of("format", f, FORMAT_WORDS))?
             }
         };
         let rounds = match (format, o.rounds) {
@@ -259,11 +263,7 @@ impl App {
             (_, None) => 0,
             (_, Some(_)) => return Err(Refusal::RoundsOnlySwiss.into()),
         };
-        let variant = match o.variant.as_deref() {
-            None | Some("standard" | "shogi") => "standard",
-            Some("minishogi") => "minishogi",
-            Some(v) => return Err(not_one_of("variant", v, VARIANTS).into()),
-        };
+        let variant = variant_name(variant_arg(o.variant.as_deref())?.unwrap_or(Variant::Standard));
         let max_players = o.max_players.unwrap_or(DEFAULT_LEAGUE_PLAYERS);
         if !(MIN_LEAGUE_PLAYERS as i64..=MAX_LEAGUE_PLAYERS).contains(&max_players) {
             return Err(Refusal::BadLeagueSize {
@@ -1089,6 +1089,13 @@ fn standings_reply(r: &Reader<'_>, l: &LeagueRow, lang: Lang, last: bool) -> App
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_format_a_refusal_offers_is_accepted() {
+        for f in FORMAT_WORDS {
+            assert!(LeagueFormat::parse(f).is_some(), "{f}");
+        }
+    }
 
     #[test]
     fn starts_parse_as_utc_dates_and_times() {

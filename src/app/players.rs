@@ -1,6 +1,6 @@
 //! Players: settings, statistics, the leaderboard, names and languages.
 
-use super::args::{not_one_of, LANGUAGES};
+use super::args::{not_one_of, one_of, LANGUAGES};
 use super::message::{Msg, Refusal, Who};
 use super::{App, AppResult, Caller, Reply};
 use crate::notation::Style;
@@ -23,15 +23,11 @@ impl App {
                 }
             }
             if let Some(p) = &change.piece_style {
-                if !PIECE_STYLES.contains(&p.as_str()) {
-                    return Err(not_one_of("style", p, PIECE_STYLES).into());
-                }
+                one_of("style", p, &PIECE_STYLES)?;
                 s.piece_style.clone_from(p);
             }
             if let Some(t) = &change.theme {
-                if !["light", "dark"].contains(&t.as_str()) {
-                    return Err(not_one_of("theme", t, ["light", "dark"]).into());
-                }
+                one_of("theme", t, &["light", "dark"])?;
                 s.theme.clone_from(t);
             }
             if let Some(l) = &change.language {
@@ -45,15 +41,11 @@ impl App {
                 s.dms = d;
             }
             if let Some(o) = &change.orientation {
-                if !["own", "sente"].contains(&o.as_str()) {
-                    return Err(not_one_of("orientation", o, ["own", "sente"]).into());
-                }
+                one_of("orientation", o, &["own", "sente"])?;
                 s.orientation.clone_from(o);
             }
             if let Some(d) = &change.danger {
-                if !["auto", "always", "off"].contains(&d.as_str()) {
-                    return Err(not_one_of("danger", d, ["auto", "always", "off"]).into());
-                }
+                one_of("danger", d, &["auto", "always", "off"])?;
                 s.danger.clone_from(d);
             }
             if let Some(d) = change.dots {
