@@ -233,6 +233,13 @@ fn sennichite_is_a_draw_and_perpetual_check_loses(b: Backend) {
         "alice challenge @bob rated=no color=sente sfen=5k3/9/9/9/4R4/9/9/9/4K4_b_-_1\nbob accept\n{cycle}{cycle}{cycle}"
     );
     let out = c.run(&script);
+    // Whoever may accept sees the set-up position before agreeing to it.
+    assert!(
+        text(&out[0]).contains("challenger plays Sente, from a set-up position (shown below)."),
+        "{}",
+        text(&out[0])
+    );
+    assert_eq!(out[0]["board"], "5k3/9/9/9/4R4/9/9/9/4K4 b - 1");
     let last = text(out.last().unwrap());
     assert!(last.contains("bob wins by perpetual check"), "{last}");
 }
@@ -260,7 +267,9 @@ fn points_taler_stakes_and_a_sennichite_replayed_at_once(b: Backend) {
          bob move P-7f\n\
          bob settings language=de\n\
          bob stats\n\
-         bob leaderboard by=chips\n"
+         bob leaderboard by=chips\n\
+         alice challenge @bob stake=-5\n\
+         alice:de challenge @bob stake=100001\n"
     );
     let out = c.run(&script);
     let t: Vec<&str> = out.iter().map(text).collect();
@@ -276,6 +285,18 @@ fn points_taler_stakes_and_a_sennichite_replayed_at_once(b: Backend) {
         t[1]
     );
     assert!(ok(&out[2]) && ok(&out[3]), "{out:#?}");
+    // The challenge states the terms bob agrees to by accepting.
+    assert!(
+        t[2].contains("rated, entering king: 27-point declaration, challenger plays Sente, stake 300 Taler each (the winner takes both).")
+            && !t[2].contains("sennichite"),
+        "{}",
+        t[2]
+    );
+    assert!(
+        t[20].contains("stake 100 Taler each (the winner takes both), sennichite: replayed at once with colours swapped."),
+        "{}",
+        t[20]
+    );
     // Both stakes went into the pot when the game started.
     assert!(t[4].contains(", 0 points, 700 Taler;"), "{}", t[4]);
     assert!(
@@ -322,6 +343,19 @@ fn points_taler_stakes_and_a_sennichite_replayed_at_once(b: Backend) {
         t[36]
     );
     assert!(!ok(&out[37]) && t[37].contains("by=chips"), "{}", t[37]);
+    assert!(
+        !ok(&out[38])
+            && t[38] == "I do not understand “stake=-5”: stake is a whole number from 0 to 100000.",
+        "{}",
+        t[38]
+    );
+    assert!(
+        !ok(&out[39])
+            && t[39]
+                == "Das verstehe ich nicht: „stake=100001“. stake ist eine ganze Zahl von 0 bis 100000.",
+        "{}",
+        t[39]
+    );
 }
 
 /// The danger help: asked for with `danger`, in English and German, and on by

@@ -10,10 +10,6 @@ use super::{ChallengeOptions, MAX_STAKE};
 use crate::shogi::{Color, EnteringKingRule, Handicap, Position, Variant};
 use crate::store::Ranking;
 
-fn bad(key: &str, value: &str) -> Refusal {
-    Refusal::BadArgument(format!("{key}={value}"))
-}
-
 /// The words a refusal offers for each argument that takes one of a few
 /// (each is accepted; a test checks it).
 const VARIANTS: [&str; 2] = ["standard", "minishogi"];
@@ -145,7 +141,12 @@ impl ChallengeArgs<'_> {
         o.rated_given = self.rated.is_some();
         if let Some(s) = self.stake {
             if !(0..=MAX_STAKE).contains(&s) {
-                return Err(bad("stake", &s.to_string()));
+                return Err(Refusal::OutOfRange {
+                    key: "stake".into(),
+                    value: s,
+                    min: 0,
+                    max: MAX_STAKE,
+                });
             }
             o.stake = s;
         }

@@ -4,8 +4,8 @@ use super::caps::Kind;
 use super::message::{Msg, Refusal, Who};
 use super::stored::{handicap_from, handicap_name, rule_name, variant_name};
 use super::{
-    check_len, App, AppError, AppResult, Button, ButtonAction, Caller, Place, Reply, Visibility,
-    CHALLENGE_TTL, DAY,
+    check_len, App, AppError, AppResult, BoardView, Button, ButtonAction, Caller, Place, Reply,
+    Visibility, CHALLENGE_TTL, DAY,
 };
 use crate::shogi::{Color, EnteringKingRule, Handicap, Position, Variant};
 use crate::store::{NewChallenge, NewGame};
@@ -195,6 +195,14 @@ impl App {
             ButtonAction::Cancel.button(id),
         ];
         r.notify = challenged.map(|w| w.id).into_iter().collect();
+        // A set-up position: whoever may accept sees it before agreeing to it.
+        let plain = crate::store::Settings::default();
+        r.board = c.start_sfen.as_ref().map(|sfen| BoardView {
+            sfen: sfen.clone(),
+            piece_style: plain.piece_style,
+            theme: plain.theme,
+            ..BoardView::default()
+        });
         r
     }
 

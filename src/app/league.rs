@@ -883,6 +883,9 @@ impl App {
                         days: row.days_per_move,
                         rated: row.rated,
                         color: "league".into(),
+                        stake: 0,
+                        sennichite_replay: false,
+                        custom_start: false,
                     },
                 };
                 let msg = Msg::Both(

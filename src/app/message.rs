@@ -701,6 +701,12 @@ pub struct ChallengeSummary {
     pub rated: bool,
     /// The challenger's colour choice (`sente`, `gote`, `random`).
     pub color: String,
+    /// Taler each player puts in (0: none).
+    pub stake: i64,
+    /// A sennichite starts the next game at once, colours swapped.
+    pub sennichite_replay: bool,
+    /// The game starts from a set-up position, not the variant's or handicap's.
+    pub custom_start: bool,
 }
 
 /// Something a member follows, as messages name it.
@@ -1051,6 +1057,18 @@ pub enum Refusal {
         value: String,
         /// The words it takes, comma-separated.
         choices: String,
+    },
+    /// A number outside the range its argument takes.
+    #[error("bad argument: {key}={value} (from {min} to {max})")]
+    OutOfRange {
+        /// The argument's name.
+        key: String,
+        /// What was given.
+        value: i64,
+        /// The smallest it takes.
+        min: i64,
+        /// The largest it takes.
+        max: i64,
     },
     /// Text longer than the limit.
     #[error("input too long")]

@@ -59,6 +59,9 @@ pub(super) fn summary_of(c: &NewChallenge) -> ChallengeSummary {
         days: c.days_per_move,
         rated: c.rated,
         color: c.color.clone(),
+        stake: c.stake,
+        sennichite_replay: c.sennichite_replay,
+        custom_start: c.start_sfen.is_some(),
     }
 }
 

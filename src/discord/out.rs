@@ -153,7 +153,9 @@ impl Outgoing {
     fn embed(&self) -> Option<CreateEmbed> {
         self.png.as_ref().map(|_| {
             let mut e = CreateEmbed::new().image(format!("attachment://{BOARD_FILE}"));
-            if let Some(id) = self.game_id {
+            // Boards outside a game (puzzles, lessons, a challenge's
+            // set-up position) carry id 0 and no title.
+            if let Some(id) = self.game_id.filter(|&id| id > 0) {
                 e = e.title(format!("#{id}"));
             }
             e
@@ -259,5 +261,22 @@ pub(crate) mod tests {
         /// of the adapter's fallback).
         pub(crate) static PANIC_WHILE_DRAWING: std::cell::Cell<bool> =
             const { std::cell::Cell::new(false) };
+    }
+
+    /// A game's board is titled with its number; a board outside a game
+    /// (puzzle, lesson, a challenge's set-up position: id 0) has no title.
+    #[test]
+    fn only_a_games_board_has_a_title() {
+        let title = |game_id| {
+            let out = super::Outgoing {
+                png: Some(vec![0]),
+                game_id: Some(game_id),
+                ..super::Outgoing::default()
+            };
+            let embed = serde_json::to_value(out.embed().expect("an embed")).expect("json");
+            embed.get("title").cloned()
+        };
+        assert_eq!(title(7), Some(serde_json::json!("#7")));
+        assert_eq!(title(0), None);
     }
 }

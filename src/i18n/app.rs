@@ -427,14 +427,38 @@ fn summary(s: &ChallengeSummary, lang: Lang) -> String {
         (_, Lang::En) => "colours by furigoma",
         (_, Lang::De) => "Farben per Furigoma",
     };
+    // The terms an opponent agrees to by accepting that are not the
+    // defaults: a set-up position, a stake, sennichite replayed at once.
+    let mut extra = String::new();
+    if s.custom_start {
+        extra.push_str(match lang {
+            Lang::En => ", from a set-up position (shown below)",
+            Lang::De => ", ab einer gestellten Stellung (siehe unten)",
+        });
+    }
+    if s.stake > 0 {
+        extra.push_str(&match lang {
+            Lang::En => format!(", stake {} Taler each (the winner takes both)", s.stake),
+            Lang::De => format!(
+                ", Einsatz {} Taler je Spieler (der Sieger erhält beide)",
+                s.stake
+            ),
+        });
+    }
+    if s.sennichite_replay {
+        extra.push_str(match lang {
+            Lang::En => ", sennichite: replayed at once with colours swapped",
+            Lang::De => ", Sennichite: sofort neu mit getauschten Farben",
+        });
+    }
     match lang {
         Lang::En => format!(
-            "{variant}{handicap}, {} per move, {}, {rule}, {color}",
+            "{variant}{handicap}, {} per move, {}, {rule}, {color}{extra}",
             n_of(s.days, "day", "days"),
             if s.rated { "rated" } else { "friendly" }
         ),
         Lang::De => format!(
-            "{variant}{handicap}, {} pro Zug, {}, {rule}, {color}",
+            "{variant}{handicap}, {} pro Zug, {}, {rule}, {color}{extra}",
             n_of(s.days, "Tag", "Tage"),
             if s.rated {
                 "gewertet"
@@ -1381,6 +1405,8 @@ impl Localize for Refusal {
             (Refusal::BadArgument(a), Lang::En) => format!("I do not understand “{a}”."),
             (Refusal::BadArgument(a), Lang::De) => format!("Das verstehe ich nicht: „{a}“."),
             (Refusal::NotOneOf { key, value, choices }, Lang::En) => format!("I do not understand “{key}={value}”: {key} is one of {choices}."),
+            (Refusal::OutOfRange { key, value, min, max }, Lang::En) => format!("I do not understand “{key}={value}”: {key} is a whole number from {min} to {max}."),
+            (Refusal::OutOfRange { key, value, min, max }, Lang::De) => format!("Das verstehe ich nicht: „{key}={value}“. {key} ist eine ganze Zahl von {min} bis {max}."),
             (Refusal::NotOneOf { key, value, choices }, Lang::De) => format!("Das verstehe ich nicht: „{key}={value}“. Für {key} gibt es: {choices}."),
             (Refusal::TooLong, Lang::En) => format!("That input is too long (at most {} characters).", crate::app::MAX_ARG_CHARS),
             (Refusal::TooLong, Lang::De) => format!("Diese Eingabe ist zu lang (höchstens {} Zeichen).", crate::app::MAX_ARG_CHARS),
@@ -1749,6 +1775,12 @@ mod tests {
                 key: "theme".into(),
                 value: "pink".into(),
                 choices: "light, dark".into(),
+            },
+            Refusal::OutOfRange {
+                key: "stake".into(),
+                value: -5,
+                min: 0,
+                max: 100_000,
             },
         ];
         for r in all {
