@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fits the evaluation's weight table to Fairy-Stockfish's scores.
+"""Fits the evaluation's weight table to a stronger engine's scores (Fairy-Stockfish, gpsshogi).
 
     komadai tune-features < positions.tsv > rows.txt
     python3 scripts/tune/tune.py rows.txt [--write src/engine/weights.rs]

@@ -2,7 +2,7 @@
 import re
 
 HEADER = """//! The evaluation's weights, laid out by `eval::layout`. Fitted by
-//! `scripts/tune/tune.py` to Fairy-Stockfish's scores of positions from its
+//! `scripts/tune/tune.py` to a stronger engine's scores of positions from its
 //! own games (see scripts/tune/README.md); edit by hand only with care.
 
 use super::eval::layout::LEN;

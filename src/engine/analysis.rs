@@ -174,8 +174,11 @@ mod tests {
             &moves,
         )
         .unwrap();
+        // 2g2f costs about 250–350 centipawns, depending on the table and
+        // the budget: the default threshold (250) sits inside that range.
         let budget = AnalysisBudget {
             nodes_per_ply: 20_000,
+            threshold: 200,
             ..AnalysisBudget::default()
         };
         let a = analyze(&g, &budget);

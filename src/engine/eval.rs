@@ -12,7 +12,7 @@
 //! for one entry of the flat table [`WEIGHTS`] (laid out by [`layout`]). The
 //! one walk over the position, [`walk`], either sums the weights (the
 //! engine's [`evaluate`]) or records the counts ([`features`]) so that
-//! `scripts/tune/` can fit the table to Fairy-Stockfish's scores; both share
+//! `scripts/tune/` can fit the table to a stronger engine's scores; both share
 //! the same code, so the tuned table means exactly what the engine computes.
 
 use crate::shogi::{attacks, king_attacks, Bitboard, Color, Move, PieceKind, Position, Square};
@@ -556,9 +556,15 @@ mod tests {
         let p =
             Position::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
                 .unwrap();
-        // More than five pawns' worth for the side to move, and for Sente.
-        assert!(evaluate(&p) > 500, "{}", evaluate(&p));
-        assert!(evaluate_sente(&p) > 500);
+        // More than five pawns' worth (a pawn on the board as the table
+        // values it) for the side to move, and for Sente.
+        let five_pawns = 5 * WEIGHTS[layout::PIECE + PieceKind::Pawn.index()];
+        assert!(
+            evaluate(&p) > five_pawns,
+            "{} vs {five_pawns}",
+            evaluate(&p)
+        );
+        assert!(evaluate_sente(&p) > five_pawns);
     }
 
     /// SPEC §4: a piece in hand is worth more than the same piece standing
