@@ -196,13 +196,10 @@ impl App {
         ];
         r.notify = challenged.map(|w| w.id).into_iter().collect();
         // A set-up position: whoever may accept sees it before agreeing to it.
-        let plain = crate::store::Settings::default();
-        r.board = c.start_sfen.as_ref().map(|sfen| BoardView {
-            sfen: sfen.clone(),
-            piece_style: plain.piece_style,
-            theme: plain.theme,
-            ..BoardView::default()
-        });
+        r.board = c
+            .start_sfen
+            .as_ref()
+            .map(|sfen| BoardView::outside_game(sfen.clone(), &crate::store::Settings::default()));
         r
     }
 

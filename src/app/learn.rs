@@ -157,18 +157,11 @@ fn settings_of(tx: &Reader<'_>, user: i64) -> AppResult<Settings> {
 
 fn board(pos: &Position, last: Option<Move>, settings: &Settings) -> BoardView {
     BoardView {
-        game_id: 0,
-        sfen: pos.to_sfen(),
         last_move: last.map(|m| m.to_string()),
-        flip: false,
-        piece_style: settings.piece_style.clone(),
-        theme: settings.theme.clone(),
-        dots: settings.dots,
-        names: settings.names,
         // Lessons are where the danger help is on by default.
         danger: (settings.danger != "off")
             .then(|| super::play::danger_marks(pos, pos.side_to_move())),
-        repetitions: 0,
+        ..BoardView::outside_game(pos.to_sfen(), settings)
     }
 }
 

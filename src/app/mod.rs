@@ -396,6 +396,21 @@ pub struct BoardView {
 }
 
 impl BoardView {
+    /// A position outside any game (a lesson, a puzzle, a challenge's
+    /// set-up position) drawn in `settings`' style.
+    #[must_use]
+    pub fn outside_game(sfen: String, settings: &crate::store::Settings) -> BoardView {
+        BoardView {
+            game_id: 0,
+            sfen,
+            piece_style: settings.piece_style.clone(),
+            theme: settings.theme.clone(),
+            dots: settings.dots,
+            names: settings.names,
+            ..BoardView::default()
+        }
+    }
+
     /// The picture options for this view (the viewer's style, theme,
     /// dots and names; the words on the picture in `lang`).
     #[must_use]

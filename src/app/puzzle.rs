@@ -60,15 +60,9 @@ fn board_of(
     settings: &Settings,
 ) -> BoardView {
     BoardView {
-        game_id: 0,
-        sfen: pos.to_sfen(),
         last_move: last.map(|m| m.to_string()),
         flip: attacker == crate::shogi::Color::Gote && settings.orientation != "sente",
-        piece_style: settings.piece_style.clone(),
-        theme: settings.theme.clone(),
-        dots: settings.dots,
-        names: settings.names,
-        ..BoardView::default()
+        ..BoardView::outside_game(pos.to_sfen(), settings)
     }
 }
 
