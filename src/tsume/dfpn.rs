@@ -35,11 +35,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::checks;
-use super::evasion::{evasions_estimate, no_evasion_seen};
-use crate::shogi::{
-    attacks, between, bishop_pseudo, king_attacks, rook_pseudo, Bitboard, Hand, Move, PieceKind,
-    Position, Square,
-};
+use super::evasion::evasions_estimate;
+use crate::shogi::{between, king_attacks, Hand, Move, PieceKind, Position};
 
 /// "Infinite" proof or disproof number; unsolved numbers stay below it.
 const INF: u32 = 1 << 28;
@@ -63,12 +60,6 @@ fn step(pn: u32) -> u32 {
 /// of a mate, a cheap failure. (On the hard set 2 misses many, 4 costs more
 /// than it saves.)
 const MATE3_MOST: u32 = 3;
-
-/// The mate-in-one test gives up on a king with more free squares than
-/// this: one check seldom covers them all, and the failing tries (every
-/// check generated) cost more than the rare find. (At 4 neither benchmark
-/// set's node count changes; at 3 the hard set needs 8% more nodes.)
-const FREE_MOST: u32 = 4;
 
 /// The most plies a main line is followed out of the table.
 const MAX_LINE: usize = 1024;
@@ -458,31 +449,6 @@ fn hand_before(pos: &Position, mv: Move, ph: Pack) -> Pack {
             None => ph,
         },
     }
-}
-
-/// Whether the check `mv` of `pos` against the king on `ksq` may mate:
-/// false when the defender surely has a reply, found without playing the
-/// move. Either the king takes a checker next to it that nothing guards,
-/// or (`blockers`: the defender holds a gold, silver, bishop or rook, whose
-/// drops are never illegal) a lone check from afar is blocked by a drop.
-/// Only a filter: true proves nothing, the mate is still confirmed.
-#[inline]
-fn may_mate(pos: &Position, mv: Move, ksq: Square, blockers: bool) -> bool {
-    let (to, occ, lone) = match mv {
-        Move::Drop { to, .. } => (to, pos.occupied(), true),
-        // Leaving a square off the king's lines uncovers no second check.
-        Move::Normal { from, to, .. } => (
-            to,
-            pos.occupied().without(from),
-            !(rook_pseudo(ksq) | bishop_pseudo(ksq)).has(from),
-        ),
-    };
-    if king_attacks(ksq).has(to) {
-        // Guarded after the move? The moved piece still counts from its
-        // old square, so at worst a guard too many: never a wrong "no".
-        return pos.is_attacked(to, pos.side_to_move(), occ.without(ksq));
-    }
-    !(lone && blockers && between(ksq, to).is_any())
 }
 
 impl Dfpn {
@@ -910,67 +876,17 @@ impl Dfpn {
     /// A check of `pos` (attacker to move with `hand`) that mates at once,
     /// and the proof hand before it. The mated position is stored.
     fn mate_in_one(&mut self, pos: &Position, hand: Pack) -> Option<Pack> {
-        let us = pos.side_to_move();
-        let ksq = pos.king_square(!us)?;
-        let occ = pos.occupied();
-        // The king's free squares now: a mating check must cover each (by
-        // the checker, or a line it opens; the test below is loose, the
-        // mate is confirmed exactly).
-        let occ_wo_king = occ.without(ksq);
-        let mut free = Bitboard::EMPTY;
-        for sq in king_attacks(ksq) & !pos.pieces_of(!us) & pos.board_mask() {
-            if !pos.is_attacked(sq, us, occ_wo_king) {
-                free = free.with(sq);
-            }
-        }
-        if free.count() > FREE_MOST {
-            return None;
-        }
-        let theirs = pos.hand(!us);
-        let blockers = [
-            PieceKind::Gold,
-            PieceKind::Silver,
-            PieceKind::Bishop,
-            PieceKind::Rook,
-        ]
-        .iter()
-        .any(|&k| theirs.count(k) > 0);
-        for mv in checks(pos) {
-            if free.is_any() {
-                let cover = match mv {
-                    Move::Drop { kind, to } => attacks(us, kind, to, occ_wo_king),
-                    Move::Normal { from, to, promote } => {
-                        let Some(kind) = super::moved_kind(pos, from, promote) else {
-                            continue;
-                        };
-                        attacks(us, kind, to, occ_wo_king.without(from).with(to))
-                            | rook_pseudo(from)
-                            | bishop_pseudo(from)
-                    }
-                };
-                if (free & !cover).is_any() {
-                    continue;
-                }
-            }
-            if !may_mate(pos, mv, ksq, blockers) {
-                continue;
-            }
-            let child = pos.after(mv);
-            if !no_evasion_seen(&child) || child.count_legal_moves() != 0 {
-                continue;
-            }
-            let ch = hand_after(pos, hand, mv);
-            let h = self.proof_extra(&child, ch, Pack::EMPTY);
-            let f = Found {
-                pn: 0,
-                dn: INF,
-                len: 0,
-                hand: h,
-            };
-            self.tt.put(child.board_key(), ch, f, 1);
-            return Some(hand_before(pos, mv, h).min(hand));
-        }
-        None
+        let (mv, child) = super::mate1::mate_in_one_quick(pos)?;
+        let ch = hand_after(pos, hand, mv);
+        let h = self.proof_extra(&child, ch, Pack::EMPTY);
+        let f = Found {
+            pn: 0,
+            dn: INF,
+            len: 0,
+            hand: h,
+        };
+        self.tt.put(child.board_key(), ch, f, 1);
+        Some(hand_before(pos, mv, h).min(hand))
     }
 
     /// Whether the check that led from `pos` to `child` (attacker's hand

@@ -18,12 +18,14 @@
 mod dfpn;
 mod evasion;
 mod exact;
+mod mate1;
 
 pub mod generate;
 pub mod puzzles;
 
 pub use dfpn::{Dfpn, Proof};
 pub use exact::MateSolver;
+pub use mate1::mate_in_one;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
