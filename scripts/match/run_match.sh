@@ -15,6 +15,9 @@
 # shuffles the openings differently, so that two runs of one build can go
 # side by side. OPENINGS=FILE plays other openings than openings.txt (e.g.
 # openings-kif.txt: the starts of the real games in tests/data/kif).
+# KOMADAI=FILE plays that komadai binary (a frozen build, e.g. the previous
+# commit's) instead of building this checkout; its name then stands for the
+# commit in the output folder.
 # Output goes to scripts/match/out/<name>-<commit>[-<openings>][-seedN]/.
 set -euo pipefail
 # The whole script is one compound command, read before it runs, so editing
@@ -51,8 +54,14 @@ case "$kind" in
   *) echo "unknown opponent $kind" >&2; exit 2 ;;
 esac
 
-(cd "$root" && cargo build --release --quiet)
-rev="$(cd "$root" && git rev-parse --short HEAD)$(cd "$root" && git diff --quiet HEAD -- src || echo -dirty)"
+if [ -n "${KOMADAI:-}" ]; then
+  under_test="$(cd "$(dirname "$KOMADAI")" && pwd)/$(basename "$KOMADAI")"
+  rev="$(basename "$KOMADAI")"
+else
+  (cd "$root" && cargo build --release --quiet)
+  under_test="$root/target/release/komadai"
+  rev="$(cd "$root" && git rev-parse --short HEAD)$(cd "$root" && git diff --quiet HEAD -- src || echo -dirty)"
+fi
 byo2="${byo2:-$byo}"
 odds=""
 [ "$byo2" != "$byo" ] && odds="-at-${byo2}ms"
@@ -64,7 +73,7 @@ suffix=""
 out="$here/out/${name1}-vs-${name2}${odds}-${byo}ms-${rev}${suffix}"
 mkdir -p "$out/csa"
 # Freeze the binary so that rebuilding during a long match changes nothing.
-cp "$root/target/release/komadai" "$out/komadai"
+cp "$under_test" "$out/komadai"
 export KOMADAI_BIN="$out/komadai"
 log="$out/match.log"
 # Both engines run behind usi_timer.py, which writes each side's real thinking
