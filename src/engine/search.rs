@@ -1,6 +1,12 @@
 //! Iterative-deepening principal-variation search with a transposition table,
 //! quiescence search and a mate-first step.
 //!
+//! - Mates in one, when [`Searcher::set_mate_in_one`] turns them on (off by
+//!   default: they did not pay yet): a node seen for the first time (not in
+//!   check) that has a mating check scores the mate at once, in the main
+//!   search and in the quiescence search, whose captures would never play a
+//!   mating drop ([`crate::tsume::mate_in_one`]). Never while the weaker
+//!   levels score their moves (see `Searcher::selective`).
 //! - Move ordering: the table move (searched before the other moves are
 //!   generated), captures by victim and attacker, two killers, the counter
 //!   move, then quiet moves by their history and their continuation
@@ -29,6 +35,7 @@ use crate::shogi::{dead_squares, Color, Move, PieceKind, Position, MAX_MOVES};
 use super::eval::{evaluate, exchange_value, see, taken_value, BOARD_VALUE};
 use super::mate::{may_give_check, MateSearch};
 use super::score::{Score, INF, MATE, MATE_BOUND};
+use crate::tsume::mate_in_one;
 
 /// The deepest ply the search goes (including quiescence).
 pub const MAX_PLY: usize = 96;
@@ -140,7 +147,20 @@ struct TtEntry {
 /// A static evaluation that was not computed (the side to move is in check).
 const NO_EVAL: i32 = i32::MIN / 2;
 
+/// The depth of an entry the quiescence search stores when the static
+/// evaluation alone reaches beta (a stand-pat cut), before it looked for a
+/// mate in one: the next visit still looks. Every other entry of a position
+/// not in check was stored after that test (or while the weaker levels
+/// score their moves, without it).
+const STAND_PAT_DEPTH: i32 = -1;
+
 impl TtEntry {
+    /// Stored at a stand-pat cut, before the test for a mate in one.
+    #[inline]
+    fn before_mate_test(&self) -> bool {
+        i32::from(self.depth) == STAND_PAT_DEPTH
+    }
+
     /// The stored score at `ply` if its bound settles the window
     /// `alpha..beta`.
     #[inline]
@@ -377,10 +397,14 @@ pub struct Searcher {
     limits: Limits,
     node_limit: u64,
     null_ok: bool,
-    /// Whether late quiet moves may be skipped at shallow depth; off while
-    /// [`Searcher::score_root_moves`] scores moves for the weaker levels,
-    /// whose style was tuned against a full-width shallow search.
+    /// Whether late quiet moves may be skipped at shallow depth, and nodes
+    /// look for a mate in one; off while [`Searcher::score_root_moves`]
+    /// scores moves for the weaker levels, whose style (which mates and
+    /// threats they notice) was tuned against a full-width shallow search
+    /// without either.
     selective: bool,
+    /// Whether nodes look for a mate in one (see [`Searcher::set_mate_in_one`]).
+    mate_in_one: bool,
 }
 
 impl Default for Searcher {
@@ -421,7 +445,19 @@ impl Searcher {
             node_limit: u64::MAX,
             null_ok: true,
             selective: true,
+            mate_in_one: false,
         }
+    }
+
+    /// Whether a node seen for the first time (not in check) looks for a
+    /// mate in one, in the main search and the quiescence search (off by
+    /// default). It finds mates beyond the horizon (a one-ply search sees
+    /// a mate in three), but each node costs about a fifth more in quiet
+    /// positions, and 54 games at 300 ms against the same build without it
+    /// came out even (`scripts/match/RESULTS.md`, 4 December 2026); USI
+    /// turns it on with the option `MateInOne`, for such matches.
+    pub fn set_mate_in_one(&mut self, on: bool) {
+        self.mate_in_one = on;
     }
 
     /// Forgets everything learnt (new game).
@@ -795,6 +831,32 @@ impl Searcher {
                 if let Some(s) = e.cutoff(ply, alpha, beta) {
                     return s;
                 }
+            }
+        }
+
+        // A node seen for the first time that mates in one scores so at once:
+        // a mating drop is a quiet move, which the pruning below or the
+        // quiescence search at the horizon would often never try. The
+        // table keeps the answer, so the test runs once per position.
+        if self.mate_in_one
+            && self.selective
+            && !root
+            && !in_check
+            && tt.is_none_or(|e| e.before_mate_test())
+            && excluded.is_none()
+        {
+            if let Some((mv, _)) = mate_in_one(pos) {
+                self.pv[ply].push(mv);
+                let s = MATE - (ply as i32 + 1);
+                self.tt.store(
+                    key,
+                    Some(mv),
+                    to_tt(s, ply),
+                    NO_EVAL,
+                    MAX_PLY as i32,
+                    BOUND_EXACT,
+                );
+                return s;
             }
         }
 
@@ -1242,10 +1304,33 @@ impl Searcher {
         let stand = static_eval_of(pos, tt);
         if stand >= beta {
             if tt.is_none() {
-                self.tt
-                    .store(key, None, to_tt(stand, ply), stand, 0, BOUND_LOWER);
+                self.tt.store(
+                    key,
+                    None,
+                    to_tt(stand, ply),
+                    stand,
+                    STAND_PAT_DEPTH,
+                    BOUND_LOWER,
+                );
             }
             return stand;
+        }
+        // Below beta, a mate in one is the one quiet move worth a look: the
+        // evaluation cannot see a mating drop, and the captures below never
+        // play one.
+        if self.mate_in_one && self.selective && tt.is_none_or(|e| e.before_mate_test()) {
+            if let Some((mv, _)) = mate_in_one(pos) {
+                let s = MATE - (ply as i32 + 1);
+                self.tt.store(
+                    key,
+                    Some(mv),
+                    to_tt(s, ply),
+                    stand,
+                    MAX_PLY as i32,
+                    BOUND_EXACT,
+                );
+                return s;
+            }
         }
         let orig_alpha = alpha;
         if stand > alpha {
@@ -1513,6 +1598,36 @@ mod tests {
             assert!(p.is_legal(r.best.unwrap()), "{p}");
             assert_eq!(r.depth, 4);
         }
+    }
+
+    /// With the test of mates in one on, a mate in three is seen by a
+    /// search of one ply, without the mate-first step: the defender's
+    /// replies end in the quiescence search, which looks for the mating
+    /// check (a quiet move, often a drop) that its captures would never
+    /// play. On the 3-ply puzzles shipped in data/puzzles.tsv.
+    #[test]
+    fn a_one_ply_search_sees_the_mate_in_one_beyond_its_horizon() {
+        let (mut n, mut seen_without) = (0, 0);
+        for line in include_str!("../../data/puzzles.tsv").lines() {
+            let f: Vec<&str> = line.split('\t').collect();
+            if line.starts_with('#') || f.get(1) != Some(&"3") {
+                continue;
+            }
+            let pos = Position::from_sfen(f[2]).unwrap();
+            let mut s = Searcher::new(1);
+            s.set_mate_in_one(true);
+            let r = s.search(&pos, &[], Limits::depth(1), |_| {});
+            assert_eq!(r.score, Score::Mate(2), "{}", f[0]);
+            let best = r.best.unwrap();
+            assert!(pos.after(best).in_check(), "{} {best}", f[0]);
+            let r = Searcher::new(1).search(&pos, &[], Limits::depth(1), |_| {});
+            seen_without += usize::from(r.score == Score::Mate(2));
+            n += 1;
+        }
+        assert_eq!(n, 340);
+        // Without the test, only mates whose last move captures are seen
+        // (23 of the 340 on 4 December 2026).
+        assert!(seen_without < n / 4, "{seen_without}");
     }
 
     #[test]

@@ -53,6 +53,8 @@ struct Session {
     hash_mb: usize,
     level: Level,
     seed: u64,
+    /// The option `MateInOne` (see [`Searcher::set_mate_in_one`]).
+    mate_in_one: bool,
     searcher: Option<Searcher>,
     running: Option<(Arc<AtomicBool>, JoinHandle<Option<Searcher>>)>,
 }
@@ -66,6 +68,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> std::i
         hash_mb: 64,
         level: Level::Strong,
         seed: 0,
+        mate_in_one: false,
         searcher: None,
         running: None,
     };
@@ -94,6 +97,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> std::i
                     &out,
                     "option name Seed type spin default 0 min 0 max 1000000000",
                 );
+                say(&out, "option name MateInOne type check default false");
                 say(&out, "usiok");
             }
             "isready" => {
@@ -176,6 +180,11 @@ impl Session {
                     self.seed = v;
                 }
             }
+            "MateInOne" => match value.to_ascii_lowercase().as_str() {
+                "true" => self.mate_in_one = true,
+                "false" => self.mate_in_one = false,
+                _ => {}
+            },
             _ => {}
         }
     }
@@ -293,6 +302,7 @@ impl Session {
             .searcher
             .take()
             .unwrap_or_else(|| Searcher::new(self.hash_mb));
+        searcher.set_mate_in_one(self.mate_in_one);
         let pos = self.position.clone();
         let history = self.history.clone();
         let level = self.level;
