@@ -184,10 +184,10 @@ async fn a_game_over_signed_http_interactions() {
 
     let r = ep.get("/healthz").await.expect("healthz");
     assert_eq!((r.status, r.text().as_str()), (200, "ok"));
-    let r = ep.get("/metrics").await.expect("metrics");
-    assert_eq!(r.status, 200);
-    let metrics = r.text();
-    let line = |kind: &str, command: &str, outcome: &str| {
+    // An interaction is counted once its answer has been sent, so the
+    // last answer can reach the client before its count is in: scrape
+    // until the refused move is counted (or five seconds have passed).
+    let counted = |metrics: &str, kind: &str, command: &str, outcome: &str| {
         metrics
             .lines()
             .find(|l| {
@@ -198,6 +198,19 @@ async fn a_game_over_signed_http_interactions() {
             })
             .map(|l| l.rsplit(' ').next().unwrap_or("").to_string())
     };
+    let scrape_until = std::time::Instant::now() + Duration::from_secs(5);
+    let metrics = loop {
+        let r = ep.get("/metrics").await.expect("metrics");
+        assert_eq!(r.status, 200);
+        let m = r.text();
+        if counted(&m, "command", "move", "refused").is_some()
+            || std::time::Instant::now() >= scrape_until
+        {
+            break m;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let line = |kind: &str, command: &str, outcome: &str| counted(&metrics, kind, command, outcome);
     assert_eq!(
         line("command", "move", "ok").as_deref(),
         Some("3"),
