@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Labels positions written by gen.py anew with another USI engine.
+
+gen.py's rows come from the games of one engine (say komadai's self-play,
+fast and close to the positions our search meets); this script asks the
+labelling engine (say gpsshogi) for its score and best move in each of
+them and keeps the game's result:
+
+    python3 scripts/tune/gen.py --engine scripts/match/komadai-usi \
+        --go "nodes {nodes}" --nodes 20000 --games 200 --seed 21 > self21.tsv
+    python3 scripts/tune/relabel.py --engine /usr/games/gpsusi \
+        --option Thread=1 --option LimitDepth=3 --go "byoyomi 1000" \
+        < self21.tsv > gps21.tsv
+
+Input and output are gen.py's format (sfen, score, bestmove, result from
+the side to move). A position the engine answers without a score (a book
+move) or with resign is dropped; `--every N` labels every Nth row only.
+"""
+import argparse
+import sys
+
+from gen import Usi
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--engine", required=True, help="the labelling engine")
+    ap.add_argument("--option", action="append", default=[],
+                    help="NAME=VALUE for the labelling engine (repeatable)")
+    ap.add_argument("--go", default="byoyomi 1000", help="its go arguments")
+    ap.add_argument("--every", type=int, default=1)
+    args = ap.parse_args()
+    engine = Usi(args.engine, args.option)
+    labelled = 0
+    for n, line in enumerate(sys.stdin):
+        t = line.rstrip("\n").split("\t")
+        if len(t) != 4 or n % args.every:
+            continue
+        sfen, _, _, result = t
+        best, score = engine.go(sfen, args.go)
+        if score is None or best in ("resign", "win"):
+            continue
+        print(f"{sfen}\t{score}\t{best}\t{result}")
+        labelled += 1
+        if labelled % 1000 == 0:
+            sys.stdout.flush()
+            print(f"{labelled} labelled", file=sys.stderr)
+    engine.close()
+
+
+if __name__ == "__main__":
+    main()
