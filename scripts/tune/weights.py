@@ -18,9 +18,9 @@ def write(path, groups, w, rows_of=None):
     for name, start, length in groups:
         out.append(f"    // {name}\n")
         width = 9 if length % 9 == 0 else (length if length <= 17 else 17)
-        if name.startswith("king_square"):
+        if name == "king_square":
             width = 5
-        if name.endswith("_near") or name.endswith("_near_open"):
+        if name.endswith("_near"):
             width = 15
         vals = [int(round(x)) for x in w[start:start + length]]
         for i in range(0, length, width):

@@ -65,26 +65,11 @@ pub mod layout {
     pub const ESCAPE_US: usize = CHECKS_THEM + 14 * 3;
     /// The same for the other king.
     pub const ESCAPE_THEM: usize = ESCAPE_US + 9;
-    /// `OWN_KING` in the opening (see [`super::opening`]); the seven groups
-    /// from here on replace the placement groups of the same name there.
-    pub const OWN_KING_OPEN: usize = ESCAPE_THEM + 9;
-    /// `THEIR_KING` in the opening.
-    pub const THEIR_KING_OPEN: usize = OWN_KING_OPEN + 14 * 9;
-    /// `MOBILITY` in the opening.
-    pub const MOBILITY_OPEN: usize = THEIR_KING_OPEN + 14 * 9;
-    /// `PAWN_RANK` in the opening.
-    pub const PAWN_RANK_OPEN: usize = MOBILITY_OPEN + 5 * 17;
-    /// `KING_SQUARE` in the opening.
-    pub const KING_SQUARE_OPEN: usize = PAWN_RANK_OPEN + 18;
-    /// `OWN_NEAR` in the opening.
-    pub const OWN_NEAR_OPEN: usize = KING_SQUARE_OPEN + 45;
-    /// `THEIR_NEAR` in the opening.
-    pub const THEIR_NEAR_OPEN: usize = OWN_NEAR_OPEN + 14 * 15;
     /// Number of weights.
-    pub const LEN: usize = THEIR_NEAR_OPEN + 14 * 15;
+    pub const LEN: usize = ESCAPE_THEM + 9;
 
     /// The groups, for tools that print or fit the table.
-    pub const GROUPS: [(&str, usize, usize); 27] = [
+    pub const GROUPS: [(&str, usize, usize); 20] = [
         ("piece", PIECE, 14),
         ("hand", HAND, 7),
         ("hand_more", HAND_MORE, 7),
@@ -105,56 +90,7 @@ pub mod layout {
         ("checks_them", CHECKS_THEM, 14 * 3),
         ("escape_us", ESCAPE_US, 9),
         ("escape_them", ESCAPE_THEM, 9),
-        ("own_king_open", OWN_KING_OPEN, 14 * 9),
-        ("their_king_open", THEIR_KING_OPEN, 14 * 9),
-        ("mobility_open", MOBILITY_OPEN, 5 * 17),
-        ("pawn_rank_open", PAWN_RANK_OPEN, 18),
-        ("king_square_open", KING_SQUARE_OPEN, 45),
-        ("own_near_open", OWN_NEAR_OPEN, 14 * 15),
-        ("their_near_open", THEIR_NEAR_OPEN, 14 * 15),
     ];
-
-    /// Where the placement groups start: one set for the opening, one for
-    /// the rest of the game.
-    #[derive(Clone, Copy, Debug)]
-    pub struct Placement {
-        /// `OWN_KING` or its opening copy.
-        pub own_king: usize,
-        /// `THEIR_KING` or its opening copy.
-        pub their_king: usize,
-        /// `MOBILITY` or its opening copy.
-        pub mobility: usize,
-        /// `PAWN_RANK` or its opening copy.
-        pub pawn_rank: usize,
-        /// `KING_SQUARE` or its opening copy.
-        pub king_square: usize,
-        /// `OWN_NEAR` or its opening copy.
-        pub own_near: usize,
-        /// `THEIR_NEAR` or its opening copy.
-        pub their_near: usize,
-    }
-
-    /// The placement groups after the opening.
-    pub const LATER: Placement = Placement {
-        own_king: OWN_KING,
-        their_king: THEIR_KING,
-        mobility: MOBILITY,
-        pawn_rank: PAWN_RANK,
-        king_square: KING_SQUARE,
-        own_near: OWN_NEAR,
-        their_near: THEIR_NEAR,
-    };
-
-    /// The placement groups in the opening.
-    pub const OPENING: Placement = Placement {
-        own_king: OWN_KING_OPEN,
-        their_king: THEIR_KING_OPEN,
-        mobility: MOBILITY_OPEN,
-        pawn_rank: PAWN_RANK_OPEN,
-        king_square: KING_SQUARE_OPEN,
-        own_near: OWN_NEAR_OPEN,
-        their_near: THEIR_NEAR_OPEN,
-    };
 }
 
 /// Receives the terms of the evaluation: `n` times weight `index`, for the
@@ -374,23 +310,10 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) {
     let mut att1 = [Bitboard::EMPTY; 2];
     let mut att2 = [Bitboard::EMPTY; 2];
     let mut by_kind = [[Bitboard::EMPTY; 14]; 2];
-    let place = if opening(pos) {
-        &layout::OPENING
-    } else {
-        &layout::LATER
-    };
     for c in Color::ALL {
         sink.side(if c == us { 1 } else { -1 });
         let i = c.index();
-        side_terms(
-            pos,
-            c,
-            place,
-            sink,
-            &mut att1[i],
-            &mut att2[i],
-            &mut by_kind[i],
-        );
+        side_terms(pos, c, sink, &mut att1[i], &mut att2[i], &mut by_kind[i]);
     }
     let mask = pos.board_mask();
     for c in Color::ALL {
@@ -436,25 +359,6 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) {
     sink.add(layout::TEMPO, 1);
 }
 
-/// Whether the evaluation sees `pos` as still in the opening, where the
-/// placement groups have weights of their own (`layout::OPENING`): a 9×9
-/// position where neither side holds anything but pawns and nothing has
-/// promoted, so before the first exchange of pieces. Castles and
-/// development count for more there, and attacks on the king less, than
-/// after it.
-#[must_use]
-pub fn opening(pos: &Position) -> bool {
-    pos.variant().size() == 9
-        && Color::ALL.iter().all(|&c| {
-            let hand = pos.hand(c);
-            hand.total() == u32::from(hand.count(PieceKind::Pawn))
-                && PieceKind::ALL
-                    .iter()
-                    .filter(|k| k.is_promoted())
-                    .all(|&k| pos.pieces(c, k).is_empty())
-        })
-}
-
 /// The evaluation from Sente's point of view (for graphs and analysis).
 #[must_use]
 pub fn evaluate_sente(pos: &Position) -> i32 {
@@ -481,7 +385,6 @@ pub fn material(pos: &Position, c: Color) -> i32 {
 fn side_terms<S: Sink>(
     pos: &Position,
     c: Color,
-    place: &layout::Placement,
     sink: &mut S,
     att1: &mut Bitboard,
     att2: &mut Bitboard,
@@ -510,28 +413,28 @@ fn side_terms<S: Sink>(
                 if size == 9 {
                     let r = usize::from(sq.relative_rank(c, size)) - 1;
                     let f = usize::from(sq.file().min(10 - sq.file())) - 1;
-                    sink.add(place.king_square + r * 5 + f, 1);
+                    sink.add(layout::KING_SQUARE + r * 5 + f, 1);
                 }
                 continue;
             }
             let (dm, own_cell) = from_king(sq, own_king, c);
             let (de, their_cell) = from_king(sq, their_king, them);
-            sink.add(place.own_king + k * 9 + dm, 1);
-            sink.add(place.their_king + k * 9 + de, 1);
+            sink.add(layout::OWN_KING + k * 9 + dm, 1);
+            sink.add(layout::THEIR_KING + k * 9 + de, 1);
             if let Some(cell) = own_cell {
-                sink.add(place.own_near + k * 15 + cell, 1);
+                sink.add(layout::OWN_NEAR + k * 15 + cell, 1);
             }
             if let Some(cell) = their_cell {
-                sink.add(place.their_near + k * 15 + cell, 1);
+                sink.add(layout::THEIR_NEAR + k * 15 + cell, 1);
             }
             if let Some(slot) = mobility_slot(kind) {
                 let m = (a.count() as usize).min(16);
-                sink.add(place.mobility + slot * 17 + m, 1);
+                sink.add(layout::MOBILITY + slot * 17 + m, 1);
             } else if kind == PieceKind::Pawn {
                 // Ranks counted from the enemy's back rank on a 9-rank scale.
                 let r = usize::from(sq.relative_rank(c, size) + 9 - size) - 1;
                 let near = if dm < 3 { 0 } else { 9 };
-                sink.add(place.pawn_rank + near + r, 1);
+                sink.add(layout::PAWN_RANK + near + r, 1);
             }
         }
     }
@@ -779,76 +682,6 @@ mod tests {
         }
         assert_eq!(next, layout::LEN);
         assert_eq!(WEIGHTS[layout::PIECE + PieceKind::King.index()], 0);
-    }
-
-    /// The opening lasts until a piece other than a pawn is taken or
-    /// something promotes, on the 9×9 board only.
-    #[test]
-    fn the_opening_ends_with_the_first_exchange_of_pieces() {
-        let at = |sfen: &str| opening(&Position::from_sfen(sfen).unwrap());
-        assert!(opening(&Position::startpos()));
-        // Pawns exchanged on the 2nd and 8th files: still the opening.
-        assert!(at(
-            "lnsgkgsnl/1r5b1/p1ppppp1p/7R1/9/9/P1PPPPP1P/1B7/LNSGKGSNL w 2Pp 1"
-        ));
-        // Bishops exchanged (kakugawari): not any more, for either side.
-        assert!(!at(
-            "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1S5R1/LN1GKGSNL b Bb 1"
-        ));
-        // A promoted pawn, nothing in hand.
-        assert!(!at(
-            "lnsgkgsnl/1r5b1/pppppp+Ppp/9/9/9/PPPPPP1PP/1B5R1/LNSGKGSNL w P 1"
-        ));
-        assert!(!opening(&Position::minishogi_startpos()));
-    }
-
-    /// The placement terms count in the opening groups in the opening and in
-    /// the others after it, never in both.
-    #[test]
-    fn placement_terms_use_the_groups_of_their_phase() {
-        let group = |name: &str| {
-            let (_, start, len) = layout::GROUPS.iter().find(|g| g.0 == name).unwrap();
-            *start..*start + *len
-        };
-        let placement = [
-            "own_king",
-            "their_king",
-            "mobility",
-            "pawn_rank",
-            "king_square",
-            "own_near",
-            "their_near",
-        ];
-        let mut phases = [0usize; 2];
-        // Every weight a walk adds, whatever its count and side (the
-        // features of the two sides may cancel out).
-        struct Touched(Vec<bool>);
-        impl Sink for Touched {
-            fn side(&mut self, _: i32) {}
-            fn add(&mut self, index: usize, _: i32) {
-                self.0[index] = true;
-            }
-        }
-        crate::shogi::testing::random_positions(5, 20, 120, |p| {
-            let mut touched = Touched(vec![false; layout::LEN]);
-            walk(p, &mut touched);
-            let used = |name: &str| touched.0[group(name)].iter().any(|&t| t);
-            let open = opening(p);
-            phases[usize::from(open)] += 1;
-            for name in placement {
-                let (this, other) = if open {
-                    (format!("{name}_open"), name.to_string())
-                } else {
-                    (name.to_string(), format!("{name}_open"))
-                };
-                assert!(!used(&other), "{} {other}", p.to_sfen());
-                // The king always has a square; the others need pieces.
-                if name == "king_square" && p.variant().size() == 9 {
-                    assert!(used(&this), "{} {this}", p.to_sfen());
-                }
-            }
-        });
-        assert!(phases[0] > 2_000 && phases[1] > 100, "{phases:?}");
     }
 
     /// The SFEN of `sfen` turned round: the board rotated by 180 degrees and
