@@ -40,8 +40,11 @@ const CASES: &[(&str, &str, &str, HintReason, &str, &str)] = &[
         "Rettet den Turm, der angegriffen war.",
     ),
     (
-        "a free pawn promotes",
-        "k8/9/9/4P4/9/9/9/9/4K4 b - 1",
+        // Not a lone pawn far from everything: promoting now or a move
+        // later reaches the same position, and the choice between equal
+        // lines is the table's whim. Here the pawn must go or be taken.
+        "a pawn attacked by a knight promotes out of its reach",
+        "k8/5n3/9/4P4/9/9/9/9/4K4 b - 1",
         "5d5c+",
         HintReason::Promotes(PieceKind::Pawn),
         "Promotes the pawn.",
