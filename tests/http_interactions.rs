@@ -184,9 +184,11 @@ async fn a_game_over_signed_http_interactions() {
 
     let r = ep.get("/healthz").await.expect("healthz");
     assert_eq!((r.status, r.text().as_str()), (200, "ok"));
-    // An interaction is counted once its answer has been sent, so the
-    // last answer can reach the client before its count is in: scrape
-    // until the refused move is counted (or five seconds have passed).
+    // An interaction is counted once its answer has been sent, so an
+    // answer can reach the client before its count is in, and a quick
+    // refusal can be counted before the slower move answered just before
+    // it: scrape until all four moves are counted (or five seconds have
+    // passed).
     let counted = |metrics: &str, kind: &str, command: &str, outcome: &str| {
         metrics
             .lines()
@@ -203,9 +205,9 @@ async fn a_game_over_signed_http_interactions() {
         let r = ep.get("/metrics").await.expect("metrics");
         assert_eq!(r.status, 200);
         let m = r.text();
-        if counted(&m, "command", "move", "refused").is_some()
-            || std::time::Instant::now() >= scrape_until
-        {
+        let all_moves = counted(&m, "command", "move", "refused").is_some()
+            && counted(&m, "command", "move", "ok").as_deref() == Some("3");
+        if all_moves || std::time::Instant::now() >= scrape_until {
             break m;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
