@@ -15,7 +15,10 @@
 //! `scripts/tune/` can fit the table to a stronger engine's scores; both share
 //! the same code, so the tuned table means exactly what the engine computes.
 
-use crate::shogi::{attacks, king_attacks, Bitboard, Color, Move, PieceKind, Position, Square};
+use crate::shogi::{
+    attacks, bishop_attacks, king_attacks, lance_ray, rook_attacks, step_attacks, Bitboard, Color,
+    Move, PieceKind, Position, Square,
+};
 
 pub use super::weights::WEIGHTS;
 
@@ -501,6 +504,10 @@ fn king_safety(pos: &Position, c: Color, m: &AttackMaps<'_>, mask: Bitboard) -> 
     let drop_safe = mask & !occ & (!m.own1 | (m.their1 & !m.own2));
     let mut checks = [0u8; 14];
     let mut total = 0;
+    // What a piece of each kind standing on the king's square would attack:
+    // the two slider patterns once, every slider kind built from them.
+    let rook_from = rook_attacks(k, occ);
+    let bishop_from = bishop_attacks(k, occ);
     for kind in PieceKind::ALL {
         if kind == PieceKind::King {
             continue;
@@ -511,7 +518,14 @@ fn king_safety(pos: &Position, c: Color, m: &AttackMaps<'_>, mask: Bitboard) -> 
         if on_board.is_empty() && !in_hand {
             continue;
         }
-        let from = attacks(c, kind, k, occ) & mask;
+        let from = match kind {
+            PieceKind::Lance => rook_from & lance_ray(c, k),
+            PieceKind::Bishop => bishop_from,
+            PieceKind::Rook => rook_from,
+            PieceKind::Horse => bishop_from | king_attacks(k),
+            PieceKind::Dragon => rook_from | king_attacks(k),
+            _ => step_attacks(c, kind, k),
+        } & mask;
         let mut n = (from & on_board).count();
         if in_hand {
             for sq in from & drop_safe {

@@ -458,7 +458,7 @@ pub fn king_attacks(sq: Square) -> Bitboard {
 }
 
 /// Squares a piece attacks (for sliders, given the occupancy `occ`).
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn attacks(color: Color, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
     match kind {
