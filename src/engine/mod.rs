@@ -24,6 +24,7 @@ pub mod hint;
 pub mod level;
 pub mod mate;
 pub mod pool;
+mod prefetch;
 pub mod score;
 pub mod search;
 pub mod tune;

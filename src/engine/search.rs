@@ -205,6 +205,15 @@ impl Tt {
         (key as usize) & (self.entries.len() - 1)
     }
 
+    /// Starts loading `key`'s entry into the cache: the entry of a child
+    /// node is read first thing in the child, and fetching it from memory
+    /// was about a quarter of the search's time. Issued as soon as the
+    /// child's key is known, the load overlaps with the work before the probe.
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        crate::engine::prefetch::read(&self.entries[self.index(key)]);
+    }
+
     #[inline]
     fn probe(&self, key: u64) -> Option<TtEntry> {
         let e = self.entries[self.index(key)];
@@ -1081,6 +1090,7 @@ impl Searcher {
             }
 
             let next = pos.after(mv);
+            self.tt.prefetch(next.key());
             let gives_check = maybe_check && next.in_check();
             // Checks that do not lose the checking piece (or discover the
             // check) are searched a ply deeper.
@@ -1352,6 +1362,7 @@ impl Searcher {
                 continue;
             }
             let next = pos.after(c.mv);
+            self.tt.prefetch(next.key());
             // Legality: our king must not be attacked afterwards.
             if let Some(k) = next.king_square(us) {
                 if next.is_attacked(k, them, next.occupied()) {
