@@ -15,6 +15,7 @@
 # shuffles the openings differently, so that two runs of one build can go
 # side by side. OPENINGS=FILE plays other openings than openings.txt (e.g.
 # openings-kif.txt: the starts of the real games in tests/data/kif).
+# KOMADAI_OPTIONS=Name:value[,...] sets komadai's USI options.
 # KOMADAI=FILE plays that komadai binary (a frozen build, e.g. the previous
 # commit's) instead of building this checkout; its name then stands for the
 # commit in the output folder.
@@ -54,6 +55,11 @@ case "$kind" in
   *) echo "unknown opponent $kind" >&2; exit 2 ;;
 esac
 
+# KOMADAI_OPTIONS=Name:value[,...] sets USI options of the komadai under
+# test (e.g. MateInOne:true); they join the output folder's name.
+if [ -n "${KOMADAI_OPTIONS:-}" ]; then
+  opts1="${opts1:+$opts1,}$KOMADAI_OPTIONS"
+fi
 if [ -n "${KOMADAI:-}" ]; then
   under_test="$(cd "$(dirname "$KOMADAI")" && pwd)/$(basename "$KOMADAI")"
   rev="$(basename "$KOMADAI")"
@@ -70,6 +76,7 @@ openings="${OPENINGS:-$here/openings.txt}"
 suffix=""
 [ "$(basename "$openings")" != openings.txt ] && suffix="-$(basename "$openings" .txt)"
 [ "$seed" != 1 ] && suffix="$suffix-seed$seed"
+[ -n "${KOMADAI_OPTIONS:-}" ] && suffix="$suffix-$(printf %s "$KOMADAI_OPTIONS" | tr ':,' '=+')"
 out="$here/out/${name1}-vs-${name2}${odds}-${byo}ms-${rev}${suffix}"
 mkdir -p "$out/csa"
 # Freeze the binary so that rebuilding during a long match changes nothing.
