@@ -55,33 +55,23 @@ struct Session {
     seed: u64,
     /// The option `MateInOne` (see [`Searcher::set_mate_in_one`]).
     mate_in_one: bool,
-    /// The option `TimeShape` (see [`byoyomi_share`]).
-    time_shape: bool,
     searcher: Option<Searcher>,
     running: Option<(Arc<AtomicBool>, JoinHandle<Option<Searcher>>)>,
-}
-
-impl Session {
-    /// The state before any command: the start position, default options.
-    fn new() -> Session {
-        Session {
-            position: Position::startpos(),
-            history: Vec::new(),
-            hash_mb: 64,
-            level: Level::Strong,
-            seed: 0,
-            mate_in_one: false,
-            time_shape: false,
-            searcher: None,
-            running: None,
-        }
-    }
 }
 
 /// Runs the USI loop on any input and output (used by the tests).
 pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> std::io::Result<()> {
     let out = Arc::new(Mutex::new(output));
-    let mut s = Session::new();
+    let mut s = Session {
+        position: Position::startpos(),
+        history: Vec::new(),
+        hash_mb: 64,
+        level: Level::Strong,
+        seed: 0,
+        mate_in_one: false,
+        searcher: None,
+        running: None,
+    };
     for line in input.lines() {
         let line = line?;
         let mut words = line.split_whitespace();
@@ -108,7 +98,6 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> std::i
                     "option name Seed type spin default 0 min 0 max 1000000000",
                 );
                 say(&out, "option name MateInOne type check default false");
-                say(&out, "option name TimeShape type check default false");
                 say(&out, "usiok");
             }
             "isready" => {
@@ -196,11 +185,6 @@ impl Session {
                 "false" => self.mate_in_one = false,
                 _ => {}
             },
-            "TimeShape" => match value.to_ascii_lowercase().as_str() {
-                "true" => self.time_shape = true,
-                "false" => self.time_shape = false,
-                _ => {}
-            },
             _ => {}
         }
     }
@@ -283,11 +267,7 @@ impl Session {
             let remaining = time[us];
             let mut budget = remaining / 30 + inc[us] * 4 / 5;
             if byoyomi > 0 {
-                let mut share = byoyomi.saturating_sub((byoyomi / 15).max(30));
-                if self.time_shape && remaining == 0 && inc[us] == 0 {
-                    share = share * byoyomi_share(self.position.move_number()) / 1000;
-                }
-                budget += share;
+                budget += byoyomi.saturating_sub((byoyomi / 15).max(30));
             } else if remaining > 0 {
                 budget = budget.min(remaining / 2);
             }
@@ -411,19 +391,6 @@ impl Session {
     }
 }
 
-/// With the option `TimeShape`, the share (in thousandths) of the byoyomi a
-/// byoyomi-only game spends on move `move_number`: the move number over 150,
-/// at least 12 % and at most 80 %. Over the plies of typical games against
-/// gpsshogi it averages about 40 %, so `TimeShape` at byoyomi 300 thinks
-/// about as long on average as the plain byoyomi 150, spent the way
-/// gpsshogi spends it: about a third as long early in the game, twice as
-/// long in the endgame. An experiment for matches at equal mean time (off
-/// by default), not a rule for real byoyomi games, where unspent time is
-/// lost.
-fn byoyomi_share(move_number: u32) -> u64 {
-    (u64::from(move_number) * 1000 / 150).clamp(120, 800)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -527,30 +494,6 @@ mod tests {
     fn odd_setoption_lines_are_ignored() {
         let out = session("setoption value 5\nsetoption\nsetoption name\nsetoption name Level value\nisready\nquit\n");
         assert!(out.contains("readyok"));
-    }
-
-    #[test]
-    fn time_shape_grows_with_the_move_number_within_its_bounds() {
-        assert_eq!(byoyomi_share(1), 120);
-        assert_eq!(byoyomi_share(18), 120);
-        assert_eq!(byoyomi_share(60), 400);
-        assert_eq!(byoyomi_share(120), 800);
-        assert_eq!(byoyomi_share(u32::MAX), 800);
-        assert!((1..200).all(|m| byoyomi_share(m) <= byoyomi_share(m + 1)));
-    }
-
-    #[test]
-    fn time_shape_is_an_option_that_reads_true_and_false() {
-        let out = session("usi\nquit\n");
-        assert!(out.contains("option name TimeShape type check default false"));
-        let mut s = Session::new();
-        assert!(!s.time_shape);
-        s.set_option(&["name", "TimeShape", "value", "true"]);
-        assert!(s.time_shape);
-        s.set_option(&["name", "TimeShape", "value", "maybe"]);
-        assert!(s.time_shape, "an unreadable value changes nothing");
-        s.set_option(&["name", "TimeShape", "value", "False"]);
-        assert!(!s.time_shape);
     }
 
     #[test]
