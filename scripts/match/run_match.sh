@@ -15,7 +15,8 @@
 # shuffles the openings differently, so that two runs of one build can go
 # side by side. OPENINGS=FILE plays other openings than openings.txt (e.g.
 # openings-kif.txt: the starts of the real games in tests/data/kif).
-# KOMADAI_OPTIONS=Name:value[,...] sets komadai's USI options.
+# KOMADAI_OPTIONS=Name:value[,...] sets komadai's USI options;
+# OPPONENT_OPTIONS=Name:value[,...] the opponent's (after its defaults).
 # KOMADAI=FILE plays that komadai binary (a frozen build, e.g. the previous
 # commit's) instead of building this checkout; its name then stands for the
 # commit in the output folder.
@@ -60,6 +61,9 @@ esac
 if [ -n "${KOMADAI_OPTIONS:-}" ]; then
   opts1="${opts1:+$opts1,}$KOMADAI_OPTIONS"
 fi
+if [ -n "${OPPONENT_OPTIONS:-}" ]; then
+  opts2="${opts2:+$opts2,}$OPPONENT_OPTIONS"
+fi
 if [ -n "${KOMADAI:-}" ]; then
   under_test="$(cd "$(dirname "$KOMADAI")" && pwd)/$(basename "$KOMADAI")"
   rev="$(basename "$KOMADAI")"
@@ -77,6 +81,7 @@ suffix=""
 [ "$(basename "$openings")" != openings.txt ] && suffix="-$(basename "$openings" .txt)"
 [ "$seed" != 1 ] && suffix="$suffix-seed$seed"
 [ -n "${KOMADAI_OPTIONS:-}" ] && suffix="$suffix-$(printf %s "$KOMADAI_OPTIONS" | tr ':,' '=+')"
+[ -n "${OPPONENT_OPTIONS:-}" ] && suffix="$suffix-vs-$(printf %s "$OPPONENT_OPTIONS" | tr ':,' '=+')"
 out="$here/out/${name1}-vs-${name2}${odds}-${byo}ms-${rev}${suffix}"
 mkdir -p "$out/csa"
 # Freeze the binary so that rebuilding during a long match changes nothing.
