@@ -71,6 +71,11 @@ fn evaluate(c: &mut Criterion) {
     for (name, sfen) in POSITIONS {
         let pos = Position::from_sfen(sfen).expect("valid bench position");
         g.bench_function(name, |b| b.iter(|| eval::evaluate(black_box(&pos))));
+        // The reference in the same run: the linear part alone, without the
+        // network's correction (engine::nn).
+        g.bench_function(format!("{name}_linear"), |b| {
+            b.iter(|| eval::evaluate_linear(black_box(&pos)))
+        });
     }
     g.finish();
 }

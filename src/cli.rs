@@ -82,6 +82,45 @@ pub enum Command {
         #[arg(long, default_value_t = 3000)]
         max_cp: i32,
     },
+    /// For `scripts/nn/`: scored positions (TSV on stdin) to the network's
+    /// binary training records on stdout (`engine::tune::write_net_rows`).
+    #[command(hide = true)]
+    NetRows {
+        /// Drop positions scored beyond this many centipawns.
+        #[arg(long, default_value_t = 3000)]
+        max_cp: i32,
+    },
+    /// For `scripts/tune/` and `scripts/nn/`: the engine plays itself and
+    /// writes every searched position with its score, best move and the
+    /// game's result (`engine::selfplay`) as TSV on stdout.
+    #[command(hide = true)]
+    SelfPlay {
+        /// Games to play.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// Number of the first game (split a run over processes).
+        #[arg(long, default_value_t = 0)]
+        first: u64,
+        /// Seed of the run.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Mean node budget a move.
+        #[arg(long, default_value_t = 10_000)]
+        nodes: u64,
+        /// Up to this many random moves after the opening line.
+        #[arg(long, default_value_t = 8)]
+        random_opening: u32,
+        /// Chance in 1000 that a later move (before ply 80) is random.
+        #[arg(long, default_value_t = 40)]
+        random_per_mille: u32,
+        /// Opening lines, one `startpos moves ...` a line (as scripts/match/openings.txt).
+        #[arg(long)]
+        openings: Option<std::path::PathBuf>,
+        /// Whether the evaluation's network plays (`false`: the linear
+        /// evaluation alone, as for the rows of `src/engine/nn.bin`).
+        #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+        eval_net: bool,
+    },
 }
 
 /// `komadai puzzles ...`.
@@ -208,6 +247,42 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
             let stats = crate::engine::tune::write_rows(std::io::stdin().lock(), &mut out, max_cp)?;
             eprintln!("{stats:?}");
         }
+        Command::NetRows { max_cp } => {
+            let stats =
+                crate::engine::tune::write_net_rows(std::io::stdin().lock(), &mut out, max_cp)?;
+            eprintln!("{stats:?}");
+        }
+        Command::SelfPlay {
+            games,
+            first,
+            seed,
+            nodes,
+            random_opening,
+            random_per_mille,
+            openings,
+            eval_net,
+        } => {
+            crate::engine::nn::set_enabled(eval_net);
+            let openings = match openings {
+                Some(path) => read_openings(&std::fs::read_to_string(&path)?)
+                    .map_err(|e| format!("{}: {e}", path.display()))?,
+                None => Vec::new(),
+            };
+            let cfg = crate::engine::selfplay::SelfPlay {
+                games,
+                first,
+                seed,
+                nodes,
+                random_opening,
+                random_per_mille,
+                openings,
+                ..Default::default()
+            };
+            let stats = crate::engine::selfplay::generate(&cfg, &mut out, |s| {
+                eprintln!("{s:?}");
+            })?;
+            eprintln!("{stats:?}");
+        }
         Command::Notation(args) => crate::notation::cli::run_notation(&args, &mut out)?,
         Command::Kif(args) => crate::notation::cli::run_kif(&args, &mut out)?,
         Command::Puzzles(PuzzlesCommand::Generate {
@@ -256,4 +331,27 @@ pub fn legal_line(sfen: &str) -> String {
         }
         Err(e) => format!("error: {e}"),
     }
+}
+
+/// Opening lines for `self-play`: `startpos moves m1 m2 ...` (or just the
+/// moves) one a line; blank lines and `#` comments are skipped.
+fn read_openings(text: &str) -> Result<Vec<Vec<crate::shogi::Move>>, String> {
+    let mut lines = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let moves = line
+            .trim_start_matches("startpos")
+            .trim()
+            .trim_start_matches("moves")
+            .split_whitespace()
+            .map(|m| {
+                crate::shogi::Move::from_usi(m).map_err(|e| format!("line {}: {m}: {e}", n + 1))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        lines.push(moves);
+    }
+    Ok(lines)
 }

@@ -14,6 +14,10 @@
 //! engine's [`evaluate`]) or records the counts ([`features`]) so that
 //! `scripts/tune/` can fit the table to a stronger engine's scores; both share
 //! the same code, so the tuned table means exactly what the engine computes.
+//!
+//! [`evaluate`] adds the correction of a small network ([`super::nn`]) to
+//! this linear part ([`evaluate_linear`]); the search keeps the network's
+//! sums up to date move by move instead of calling [`evaluate`].
 
 use crate::shogi::{
     attacks, bishop_attacks, king_attacks, lance_ray, rook_attacks, step_attacks, Bitboard, Color,
@@ -281,9 +285,17 @@ fn mobility_slot(kind: PieceKind) -> Option<usize> {
     }
 }
 
-/// The evaluation from the side to move's point of view.
+/// The evaluation from the side to move's point of view: the linear part
+/// and the network's correction.
 #[must_use]
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_linear(pos) + super::nn::correction(pos)
+}
+
+/// The linear part of [`evaluate`]: the weight table's dot product with
+/// [`features`], without the network's correction ([`super::nn`]).
+#[must_use]
+pub fn evaluate_linear(pos: &Position) -> i32 {
     let mut sum = Sum {
         weights: &WEIGHTS,
         total: 0,
@@ -553,7 +565,7 @@ fn king_safety(pos: &Position, c: Color, m: &AttackMaps<'_>, mask: Bitboard) -> 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -700,7 +712,7 @@ mod tests {
 
     /// The SFEN of `sfen` turned round: the board rotated by 180 degrees and
     /// the colours swapped (with `mirror`, only reflected left to right).
-    fn turned(sfen: &str, mirror: bool) -> String {
+    pub(crate) fn turned(sfen: &str, mirror: bool) -> String {
         let f: Vec<&str> = sfen.split(' ').collect();
         let swap = |ch: char| {
             if mirror {
@@ -751,7 +763,11 @@ mod tests {
             let sfen = p.to_sfen();
             for mirror in [false, true] {
                 let t = Position::from_sfen(&turned(&sfen, mirror)).unwrap();
-                assert_eq!(evaluate(&t), evaluate(p), "{sfen} mirror {mirror}");
+                assert_eq!(
+                    evaluate_linear(&t),
+                    evaluate_linear(p),
+                    "{sfen} mirror {mirror}"
+                );
             }
         });
         assert!(seen > 2_000, "{seen}");
@@ -764,7 +780,7 @@ mod tests {
         let seen = crate::shogi::testing::random_positions(7, 20, 120, |p| {
             let f = features(p);
             let dot: i32 = f.iter().zip(WEIGHTS.iter()).map(|(a, b)| a * b).sum();
-            assert_eq!(dot, evaluate(p), "{}", p.to_sfen());
+            assert_eq!(dot, evaluate_linear(p), "{}", p.to_sfen());
             assert_eq!(f[layout::TEMPO], 1);
         });
         assert!(seen > 2_000, "{seen}");

@@ -30,10 +30,11 @@ use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 
-use crate::shogi::{dead_squares, Color, Move, PieceKind, Position, MAX_MOVES};
+use crate::shogi::{dead_squares, Color, Move, PieceKind, Position, Variant, MAX_MOVES};
 
-use super::eval::{evaluate, exchange_value, see, taken_value, BOARD_VALUE};
+use super::eval::{evaluate_linear, exchange_value, see, taken_value, BOARD_VALUE};
 use super::mate::{may_give_check, MateSearch};
+use super::nn;
 use super::score::{Score, INF, MATE, MATE_BOUND};
 use crate::tsume::mate_in_one;
 
@@ -176,12 +177,67 @@ impl TtEntry {
     }
 }
 
-/// The static evaluation of `pos`, from its table entry when it has one.
-#[inline]
-fn static_eval_of(pos: &Position, tt: Option<TtEntry>) -> i32 {
-    tt.map(|e| e.eval)
-        .filter(|&e| e != NO_EVAL)
-        .unwrap_or_else(|| evaluate(pos))
+/// The network's accumulators along the current line (see [`nn`]): the
+/// root's is summed at the start of a search; for each move made only the
+/// inputs it changes are recorded, and applied when a position is evaluated
+/// (many are never: the table answers first).
+struct NnStack {
+    /// Whether the correction applies to this search.
+    on: bool,
+    acc: Vec<nn::Accumulator>,
+    /// Whether `acc[ply]` is up to date with the line.
+    fresh: Vec<bool>,
+    /// What the move into each ply changed (`None`: a null move).
+    change: Vec<Option<nn::Change>>,
+}
+
+impl NnStack {
+    fn new() -> NnStack {
+        NnStack {
+            on: false,
+            acc: vec![nn::Accumulator::default(); MAX_PLY + 2],
+            fresh: vec![false; MAX_PLY + 2],
+            change: vec![None; MAX_PLY + 2],
+        }
+    }
+
+    /// A new root.
+    fn root(&mut self, pos: &Position) {
+        self.on = nn::enabled() && pos.variant() == Variant::Standard;
+        if let (true, Some(net)) = (self.on, nn::net()) {
+            self.acc[0] = net.refresh(pos);
+            self.fresh[0] = true;
+        }
+    }
+
+    /// `mv` is played in `pos` to reach ply `child` (`None`: a null move).
+    #[inline]
+    fn push(&mut self, child: usize, pos: &Position, mv: Option<Move>) {
+        if self.on {
+            self.change[child] = mv.map(|m| nn::Change::of(pos, m));
+            self.fresh[child] = false;
+        }
+    }
+
+    /// The correction at ply `ply`, whose position has `side` to move.
+    #[inline]
+    fn correction(&mut self, ply: usize, side: Color) -> i32 {
+        let Some(net) = nn::net().filter(|_| self.on) else {
+            return 0;
+        };
+        let mut from = ply;
+        while !self.fresh[from] {
+            from -= 1;
+        }
+        for p in from + 1..=ply {
+            self.acc[p] = match &self.change[p] {
+                Some(c) => net.apply(&self.acc[p - 1], c),
+                None => self.acc[p - 1],
+            };
+            self.fresh[p] = true;
+        }
+        net.output_of(&self.acc[ply], side)
+    }
 }
 
 const BOUND_EXACT: u8 = 3;
@@ -414,6 +470,7 @@ pub struct Searcher {
     selective: bool,
     /// Whether nodes look for a mate in one (see [`Searcher::set_mate_in_one`]).
     mate_in_one: bool,
+    nn: NnStack,
 }
 
 impl Default for Searcher {
@@ -455,6 +512,7 @@ impl Searcher {
             null_ok: true,
             selective: true,
             mate_in_one: false,
+            nn: NnStack::new(),
         }
     }
 
@@ -503,6 +561,7 @@ impl Searcher {
             *h /= 4;
         }
         self.frames[0].moved = NO_MOVE;
+        self.nn.root(pos);
 
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -637,9 +696,11 @@ impl Searcher {
         self.aborted = false;
         self.path.clear();
         self.selective = false;
+        self.nn.root(pos);
         let mut out = Vec::new();
         for mv in pos.legal_moves() {
             let next = pos.after(mv);
+            self.nn.push(1, pos, Some(mv));
             self.path.push(PathEntry {
                 key: pos.key(),
                 in_check: pos.in_check(),
@@ -654,6 +715,26 @@ impl Searcher {
         }
         self.selective = true;
         out
+    }
+
+    /// The static evaluation of `pos` at `ply` of the current line
+    /// ([`super::eval::evaluate`], the network's part kept up to date move
+    /// by move).
+    #[inline]
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        let e = evaluate_linear(pos) + self.nn.correction(ply, pos.side_to_move());
+        // Every test that searches checks the accumulators along the way.
+        debug_assert_eq!(e, super::eval::evaluate(pos), "{}", pos.to_sfen());
+        e
+    }
+
+    /// The static evaluation of `pos`, from its table entry when it has one.
+    #[inline]
+    fn static_eval(&mut self, pos: &Position, tt: Option<TtEntry>, ply: usize) -> i32 {
+        match tt.map(|e| e.eval).filter(|&e| e != NO_EVAL) {
+            Some(e) => e,
+            None => self.evaluate(pos, ply),
+        }
     }
 
     /// Nodes searched by the last search.
@@ -824,7 +905,7 @@ impl Searcher {
             }
         }
         if ply >= MAX_PLY - 2 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
 
         let excluded = self.excluded[ply];
@@ -874,7 +955,7 @@ impl Searcher {
         let static_eval = if in_check {
             NO_EVAL
         } else {
-            static_eval_of(pos, tt)
+            self.static_eval(pos, tt, ply)
         };
         let eval = match tt {
             Some(e) if !in_check && e.score.abs() < MATE_BOUND => {
@@ -925,6 +1006,7 @@ impl Searcher {
                 let r = 3 + depth / 4 + ((eval - beta) / 150).min(3);
                 self.path.push(PathEntry { key, in_check });
                 self.frames[ply].moved = NO_MOVE;
+                self.nn.push(ply + 1, pos, None);
                 self.null_ok = false;
                 let s = -self.negamax(&passed, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.null_ok = true;
@@ -1091,6 +1173,7 @@ impl Searcher {
 
             let next = pos.after(mv);
             self.tt.prefetch(next.key());
+            self.nn.push(ply + 1, pos, Some(mv));
             let gives_check = maybe_check && next.in_check();
             // Checks that do not lose the checking piece (or discover the
             // check) are searched a ply deeper.
@@ -1268,7 +1351,7 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 2 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let key = pos.key();
         let tt = self.tt.probe(key);
@@ -1281,7 +1364,7 @@ impl Searcher {
                 return -MATE + ply as i32;
             }
             if qdepth >= 6 {
-                return evaluate(pos);
+                return self.evaluate(pos, ply);
             }
             let mut best = -INF;
             let mut ordered: ArrayVec<(Move, i32), MAX_MOVES> = moves
@@ -1291,6 +1374,7 @@ impl Searcher {
             ordered.sort_unstable_by_key(|&(_, s)| -s);
             for (mv, _) in ordered {
                 let next = pos.after(mv);
+                self.nn.push(ply + 1, pos, Some(mv));
                 self.path.push(PathEntry { key, in_check });
                 self.frames[ply].moved = piece_to(pos, mv);
                 let s = -self.qsearch(&next, -beta, -alpha, ply + 1, qdepth + 1);
@@ -1311,7 +1395,7 @@ impl Searcher {
             return best;
         }
 
-        let stand = static_eval_of(pos, tt);
+        let stand = self.static_eval(pos, tt, ply);
         if stand >= beta {
             if tt.is_none() {
                 self.tt.store(
@@ -1363,6 +1447,7 @@ impl Searcher {
             }
             let next = pos.after(c.mv);
             self.tt.prefetch(next.key());
+            self.nn.push(ply + 1, pos, Some(c.mv));
             // Legality: our king must not be attacked afterwards.
             if let Some(k) = next.king_square(us) {
                 if next.is_attacked(k, them, next.occupied()) {

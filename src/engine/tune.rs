@@ -15,6 +15,7 @@
 use std::io::{self, BufRead, Write};
 
 use super::eval::{features, layout};
+use super::nn;
 use crate::shogi::{Move, Position};
 
 /// What happened to the input lines.
@@ -65,6 +66,55 @@ pub fn write_rows<R: BufRead, W: Write>(
             }
         }
     }
+    Ok(stats)
+}
+
+/// Bytes of one record of [`write_net_rows`].
+pub const NET_ROW_BYTES: usize = 6 + 4 * nn::ACTIVE;
+
+/// Converts scored positions to training records for the network
+/// (`scripts/nn/train.py`), the same quiet positions [`write_rows`] keeps.
+/// Each record is little-endian and [`NET_ROW_BYTES`] long: the score
+/// (i16), the linear evaluation (i16, [`super::eval::evaluate_linear`]), the
+/// result (u8: 0 loss, 1 draw, 2 win), a zero byte, then the lit inputs
+/// ([`nn::active`], u16) from the side to move's view and from the other
+/// side's, [`nn::ACTIVE`] each, padded with [`nn::FEATURES`].
+///
+/// # Errors
+/// Reading or writing fails.
+pub fn write_net_rows<R: BufRead, W: Write>(
+    input: R,
+    mut out: W,
+    max_cp: i32,
+) -> io::Result<TuneStats> {
+    let mut stats = TuneStats::default();
+    let mut rec = Vec::with_capacity(NET_ROW_BYTES);
+    for line in input.lines() {
+        let line = line?;
+        match row(&line, max_cp) {
+            Row::Malformed => stats.malformed += 1,
+            Row::NotQuiet => stats.not_quiet += 1,
+            Row::Keep { score, result, pos } => {
+                stats.kept += 1;
+                rec.clear();
+                let lin = super::eval::evaluate_linear(&pos).clamp(-32_000, 32_000);
+                rec.extend_from_slice(&(score as i16).to_le_bytes());
+                rec.extend_from_slice(&(lin as i16).to_le_bytes());
+                rec.push((result * 2.0).round().clamp(0.0, 2.0) as u8);
+                rec.push(0);
+                let us = pos.side_to_move();
+                for persp in [us, !us] {
+                    let mut lit = [nn::FEATURES as u16; nn::ACTIVE];
+                    nn::active(&pos, persp, &mut lit);
+                    for f in lit {
+                        rec.extend_from_slice(&f.to_le_bytes());
+                    }
+                }
+                out.write_all(&rec)?;
+            }
+        }
+    }
+    out.flush()?;
     Ok(stats)
 }
 
@@ -156,7 +206,10 @@ mod tests {
             .iter()
             .map(|&(i, n)| super::super::eval::WEIGHTS[i] * n)
             .sum();
-        assert_eq!(dot, super::super::eval::evaluate(&Position::startpos()));
+        assert_eq!(
+            dot,
+            super::super::eval::evaluate_linear(&Position::startpos())
+        );
         assert!(counts.contains(&(layout::TEMPO, 1)));
         assert!(lines.next().is_none());
     }

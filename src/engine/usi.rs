@@ -98,6 +98,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> std::i
                     "option name Seed type spin default 0 min 0 max 1000000000",
                 );
                 say(&out, "option name MateInOne type check default false");
+                say(&out, "option name EvalNet type check default true");
                 say(&out, "usiok");
             }
             "isready" => {
@@ -183,6 +184,13 @@ impl Session {
             "MateInOne" => match value.to_ascii_lowercase().as_str() {
                 "true" => self.mate_in_one = true,
                 "false" => self.mate_in_one = false,
+                _ => {}
+            },
+            // The network's correction of the evaluation (engine::nn); it
+            // holds for the whole process.
+            "EvalNet" => match value.to_ascii_lowercase().as_str() {
+                "true" => super::nn::set_enabled(true),
+                "false" => super::nn::set_enabled(false),
                 _ => {}
             },
             _ => {}

@@ -1,0 +1,465 @@
+//! A small neural correction on top of the linear evaluation
+//! ([`super::eval`]): one hidden layer over piece-square features, seen once
+//! from each side, in the shape of NNUE's first layer.
+//!
+//! Inputs, from a perspective `P` (the board turned so that `P` plays up the
+//! board, as Sente does): every piece on the board by owner (`P` or the
+//! other), kind (14, kings included) and square (81), and every piece in hand
+//! by owner, kind and number (the `n`-th pawn in hand is its own input, so
+//! each of the 40 pieces lights exactly one input). [`FEATURES`] in all.
+//!
+//! The hidden layer is the same for both perspectives: `HIDDEN` sums of the
+//! weights of the lit inputs and a bias, clipped to `0..=ONE`. The output is
+//! `w_us · h(side to move) + w_them · h(other side) + b`, in the linear
+//! evaluation's centipawns, and is added to it. The weights are fitted by
+//! `scripts/nn/train.py` (recipe in `scripts/nn/README.md`) and shipped as
+//! `nn.bin` next to this file; quantized to integers, so the evaluation is
+//! exact and the same on every machine.
+//!
+//! Only standard 9×9 positions are corrected; minishogi keeps the linear
+//! evaluation.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+
+use crate::shogi::{Color, Move, PieceKind, Position, Square, Variant};
+
+/// Inputs for the pieces on the board: owner × kind × square.
+const BOARD_FEATURES: usize = 2 * 14 * 81;
+/// The most pieces of each hand kind (pawn, lance, knight, silver, gold,
+/// bishop, rook), and where each kind's inputs start within one owner's.
+const HAND_MAX: [usize; 7] = [18, 4, 4, 4, 4, 2, 2];
+const HAND_START: [usize; 7] = [0, 18, 22, 26, 30, 34, 36];
+/// Inputs for one owner's hand.
+const HAND_FEATURES: usize = 38;
+/// Number of inputs.
+pub const FEATURES: usize = BOARD_FEATURES + 2 * HAND_FEATURES;
+/// Lit inputs of a standard position (one per piece).
+pub const ACTIVE: usize = 40;
+/// Hidden units per perspective.
+pub const HIDDEN: usize = 32;
+/// The hidden layer's scale: weights and biases are in units of `1 / ONE`,
+/// and a unit's output is clipped to `0..=ONE`.
+pub const ONE: i32 = 64;
+
+/// The shipped weights.
+static NET_BYTES: &[u8] = include_bytes!("nn.bin");
+/// Whether [`correction`] is applied (the USI option `EvalNet`).
+static ENABLED: AtomicBool = AtomicBool::new(true);
+
+/// Turns the correction on or off for the whole process.
+pub fn set_enabled(on: bool) {
+    ENABLED.store(on, Ordering::Relaxed);
+}
+
+/// Whether the correction is on and a network is shipped.
+#[must_use]
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed) && net().is_some()
+}
+
+/// The weights, quantized.
+pub struct Net {
+    /// `FEATURES × HIDDEN`, input-major.
+    w1: Vec<i16>,
+    b1: [i16; HIDDEN],
+    /// Output weights for the side to move's units, then the other side's,
+    /// in units of `1 / (ONE · ONE)` centipawns.
+    w2: [i32; 2 * HIDDEN],
+    /// Output bias in centipawns.
+    b2: i32,
+}
+
+/// The magic and version at the start of `nn.bin`.
+const MAGIC: &[u8; 4] = b"KMDN";
+const VERSION: u32 = 1;
+
+impl Net {
+    /// Parses the format `scripts/nn/train.py` writes: `KMDN`, version,
+    /// features, hidden (u32 each), then W1 (i16, input-major), b1 (i16),
+    /// w2 (i32), b2 (i32), all little-endian.
+    ///
+    /// # Errors
+    /// The bytes are not a network of this shape.
+    pub fn parse(bytes: &[u8]) -> Result<Net, String> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(4)? != MAGIC {
+            return Err("not a komadai network (bad magic)".into());
+        }
+        let version = r.u32()?;
+        let (f, h) = (r.u32()? as usize, r.u32()? as usize);
+        if version != VERSION || f != FEATURES || h != HIDDEN {
+            return Err(format!(
+                "network version {version}, {f}×{h}; this build reads version {VERSION}, {FEATURES}×{HIDDEN}"
+            ));
+        }
+        let mut w1 = Vec::with_capacity(FEATURES * HIDDEN);
+        for _ in 0..FEATURES * HIDDEN {
+            w1.push(r.i16()?);
+        }
+        let mut b1 = [0i16; HIDDEN];
+        for b in &mut b1 {
+            *b = r.i16()?;
+        }
+        let mut w2 = [0i32; 2 * HIDDEN];
+        for w in &mut w2 {
+            *w = r.u32()? as i32;
+        }
+        let b2 = r.u32()? as i32;
+        if r.at != bytes.len() {
+            return Err("trailing bytes after the network".into());
+        }
+        Ok(Net { w1, b1, w2, b2 })
+    }
+
+    /// The hidden layer for one perspective's lit inputs.
+    #[inline]
+    fn hidden(&self, lit: &[u16; ACTIVE], n: usize) -> [i16; HIDDEN] {
+        let mut acc = self.b1;
+        for &f in &lit[..n] {
+            let row = &self.w1[f as usize * HIDDEN..f as usize * HIDDEN + HIDDEN];
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a = a.wrapping_add(w);
+            }
+        }
+        acc
+    }
+
+    /// The correction in centipawns for the side to move, summed from scratch.
+    #[must_use]
+    pub fn output(&self, pos: &Position) -> i32 {
+        self.output_of(&self.refresh(pos), pos.side_to_move())
+    }
+}
+
+/// The shipped network, parsed once; `None` if `nn.bin` holds none.
+#[must_use]
+pub fn net() -> Option<&'static Net> {
+    static NET: OnceLock<Option<Net>> = OnceLock::new();
+    NET.get_or_init(|| Net::parse(NET_BYTES).ok()).as_ref()
+}
+
+/// The correction for `pos` from the side to move's point of view: 0 when
+/// turned off, without a network, or for minishogi.
+#[inline]
+#[must_use]
+pub fn correction(pos: &Position) -> i32 {
+    if !ENABLED.load(Ordering::Relaxed) || pos.variant() != Variant::Standard {
+        return 0;
+    }
+    match net() {
+        Some(net) => net.output(pos),
+        None => 0,
+    }
+}
+
+/// The input of a piece of `owner`'s `kind` on `sq`, seen from `persp`.
+#[inline]
+fn board_input(persp: Color, owner: Color, kind: PieceKind, sq: Square) -> usize {
+    let own = usize::from(owner != persp);
+    let sq = match persp {
+        Color::Sente => sq,
+        Color::Gote => sq.rotate(9),
+    };
+    (own * 14 + kind.index()) * 81 + sq.index()
+}
+
+/// The input of the `nth` (0-based) piece of hand kind number `h` in
+/// `owner`'s hand, seen from `persp`; `None` past the most there can be.
+#[inline]
+fn hand_input(persp: Color, owner: Color, h: usize, nth: usize) -> Option<usize> {
+    let own = usize::from(owner != persp);
+    (nth < HAND_MAX[h]).then(|| BOARD_FEATURES + own * HAND_FEATURES + HAND_START[h] + nth)
+}
+
+/// One input, independent of the view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Input {
+    /// A piece of this owner and kind on this square.
+    Board(Color, PieceKind, Square),
+    /// The `n`-th (0-based) piece of hand kind number `h` in this owner's hand.
+    Hand(Color, u8, u8),
+}
+
+impl Input {
+    #[inline]
+    fn index(self, persp: Color) -> Option<usize> {
+        match self {
+            Input::Board(owner, kind, sq) => Some(board_input(persp, owner, kind, sq)),
+            Input::Hand(owner, h, n) => hand_input(persp, owner, usize::from(h), usize::from(n)),
+        }
+    }
+}
+
+/// The inputs a move turns off and on (at most two each), recorded when the
+/// search makes the move and applied only if the position is evaluated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Change {
+    sub: [Option<Input>; 2],
+    add: [Option<Input>; 2],
+}
+
+impl Change {
+    /// The change `mv` (legal in `pos`) makes.
+    #[must_use]
+    pub fn of(pos: &Position, mv: Move) -> Change {
+        let me = pos.side_to_move();
+        let mut c = Change::default();
+        match mv {
+            Move::Drop { kind, to } => {
+                let n = pos.hand(me).count(kind);
+                if let Some(k) = n.checked_sub(1) {
+                    c.sub[0] = Some(Input::Hand(me, kind.index() as u8, k));
+                }
+                c.add[0] = Some(Input::Board(me, kind, to));
+            }
+            Move::Normal { from, to, promote } => {
+                let Some(piece) = pos.piece_at(from) else {
+                    return c;
+                };
+                c.sub[0] = Some(Input::Board(me, piece.kind, from));
+                let kind = if promote {
+                    piece.kind.promote().unwrap_or(piece.kind)
+                } else {
+                    piece.kind
+                };
+                c.add[0] = Some(Input::Board(me, kind, to));
+                if let Some(victim) = pos.piece_at(to) {
+                    c.sub[1] = Some(Input::Board(!me, victim.kind, to));
+                    let base = victim.kind.unpromote();
+                    let n = pos.hand(me).count(base);
+                    c.add[1] = Some(Input::Hand(me, base.index() as u8, n));
+                }
+            }
+        }
+        c
+    }
+}
+
+/// Both views' hidden sums (before clipping) of one position, kept up to
+/// date move by move by the search ([`Net::after`]) instead of summing all
+/// forty inputs again at every evaluation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Accumulator {
+    /// By the viewing side (`Color::index`).
+    views: [[i16; HIDDEN]; 2],
+}
+
+impl Net {
+    /// The accumulator of `pos`, summed from scratch.
+    #[must_use]
+    pub fn refresh(&self, pos: &Position) -> Accumulator {
+        let mut views = [[0i16; HIDDEN]; 2];
+        let mut lit = [0u16; ACTIVE];
+        for persp in [Color::Sente, Color::Gote] {
+            let n = active(pos, persp, &mut lit);
+            views[persp.index()] = self.hidden(&lit, n);
+        }
+        Accumulator { views }
+    }
+
+    #[inline]
+    fn add(&self, acc: &mut [i16; HIDDEN], input: usize, sign: i16) {
+        let row = &self.w1[input * HIDDEN..input * HIDDEN + HIDDEN];
+        for (a, &w) in acc.iter_mut().zip(row) {
+            *a = a.wrapping_add(w.wrapping_mul(sign));
+        }
+    }
+
+    /// The accumulator after `mv` is played in `pos` (whose accumulator is
+    /// `acc`); `mv` must be legal there.
+    #[must_use]
+    pub fn after(&self, acc: &Accumulator, pos: &Position, mv: Move) -> Accumulator {
+        self.apply(acc, &Change::of(pos, mv))
+    }
+
+    /// `acc` with `change` applied.
+    #[must_use]
+    pub fn apply(&self, acc: &Accumulator, change: &Change) -> Accumulator {
+        let mut next = *acc;
+        for persp in [Color::Sente, Color::Gote] {
+            let view = &mut next.views[persp.index()];
+            for input in change.sub.iter().flatten() {
+                if let Some(i) = input.index(persp) {
+                    self.add(view, i, -1);
+                }
+            }
+            for input in change.add.iter().flatten() {
+                if let Some(i) = input.index(persp) {
+                    self.add(view, i, 1);
+                }
+            }
+        }
+        next
+    }
+
+    /// The correction for the position of `acc` with `side` to move.
+    #[must_use]
+    pub fn output_of(&self, acc: &Accumulator, side: Color) -> i32 {
+        let mut sum: i32 = 0;
+        let views = [&acc.views[side.index()], &acc.views[(!side).index()]];
+        for (i, &a) in views.into_iter().flatten().enumerate() {
+            sum += self.w2[i] * i32::from(a).clamp(0, ONE);
+        }
+        self.b2 + sum.div_euclid(ONE * ONE)
+    }
+}
+
+/// Writes the lit inputs of `pos` seen from `persp` into `out` and returns
+/// how many there are (at most [`ACTIVE`]; fewer only for positions with
+/// pieces missing).
+pub fn active(pos: &Position, persp: Color, out: &mut [u16; ACTIVE]) -> usize {
+    let mut n = 0;
+    for owner in [persp, !persp] {
+        for kind in PieceKind::ALL {
+            for sq in pos.pieces(owner, kind) {
+                if n == ACTIVE {
+                    return n;
+                }
+                out[n] = board_input(persp, owner, kind, sq) as u16;
+                n += 1;
+            }
+        }
+        let hand = pos.hand(owner);
+        for (h, kind) in PieceKind::HAND.into_iter().enumerate() {
+            for nth in 0..usize::from(hand.count(kind)) {
+                let Some(i) = hand_input(persp, owner, h, nth) else {
+                    break;
+                };
+                if n == ACTIVE {
+                    return n;
+                }
+                out[n] = i as u16;
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+        let end = self.at + n;
+        let s = self
+            .bytes
+            .get(self.at..end)
+            .ok_or_else(|| "network file too short".to_string())?;
+        self.at = end;
+        Ok(s)
+    }
+
+    fn u32(&mut self) -> Result<u32, String> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn i16(&mut self) -> Result<i16, String> {
+        let b = self.take(2)?;
+        Ok(i16::from_le_bytes([b[0], b[1]]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::engine::eval::tests::turned;
+
+    /// Standard positions of seeded random games.
+    fn positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        crate::shogi::testing::random_positions(3, 12, 150, |p| {
+            if p.variant() == Variant::Standard {
+                out.push(p.clone());
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn every_piece_lights_one_input_and_the_views_are_each_others_turned() {
+        let all = positions();
+        assert!(all.len() > 500);
+        for pos in &all {
+            let turned = Position::from_sfen(&turned(&pos.to_sfen(), false)).unwrap();
+            for persp in [Color::Sente, Color::Gote] {
+                let mut a = [0u16; ACTIVE];
+                let mut b = [0u16; ACTIVE];
+                assert_eq!(active(pos, persp, &mut a), ACTIVE);
+                assert_eq!(active(&turned, !persp, &mut b), ACTIVE);
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b, "{}", pos.to_sfen());
+                assert!(a.windows(2).all(|w| w[0] < w[1]), "an input lit twice");
+                assert!(a.iter().all(|&f| (f as usize) < FEATURES));
+            }
+        }
+    }
+
+    #[test]
+    fn the_shipped_network_parses_and_is_the_same_for_either_colour() {
+        let net = net().expect("nn.bin holds a network of this build's shape");
+        let mut nonzero = 0;
+        for pos in positions() {
+            let turned = Position::from_sfen(&turned(&pos.to_sfen(), false)).unwrap();
+            let c = net.output(&pos);
+            assert_eq!(c, net.output(&turned), "{}", pos.to_sfen());
+            nonzero += usize::from(c != 0);
+        }
+        assert!(nonzero > 100, "the network corrects something");
+    }
+
+    #[test]
+    fn updating_move_by_move_equals_summing_from_scratch() {
+        // Seeded random games: drops, captures into hand, promotions and
+        // promoted pieces captured back all occur within a few hundred plies.
+        let net = net().expect("shipped network");
+        let mut moves_seen = [0usize; 3];
+        for seed in 0..40 {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let mut pos = Position::startpos();
+            let mut acc = net.refresh(&pos);
+            for _ in 0..200 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Prefer captures half the time so that hands fill up.
+                let captures: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.is_capture(m))
+                    .collect();
+                let mv = if !captures.is_empty() && rng.bool() {
+                    captures[rng.usize(..captures.len())]
+                } else {
+                    moves[rng.usize(..moves.len())]
+                };
+                moves_seen[0] += usize::from(mv.is_drop());
+                moves_seen[1] += usize::from(pos.is_capture(mv));
+                moves_seen[2] += usize::from(mv.is_promotion());
+                acc = net.after(&acc, &pos, mv);
+                pos = pos.after(mv);
+                assert_eq!(acc, net.refresh(&pos), "{}", pos.to_sfen());
+                assert_eq!(net.output_of(&acc, pos.side_to_move()), net.output(&pos));
+            }
+        }
+        assert!(moves_seen.iter().all(|&n| n > 100), "{moves_seen:?}");
+    }
+
+    #[test]
+    fn bad_files_are_refused() {
+        assert!(Net::parse(b"").is_err());
+        assert!(Net::parse(b"XXXX\x01\0\0\0").is_err());
+        let mut bytes = NET_BYTES.to_vec();
+        bytes.push(0);
+        assert!(Net::parse(&bytes).is_err());
+        bytes.truncate(NET_BYTES.len() - 3);
+        assert!(Net::parse(&bytes).is_err());
+    }
+}
