@@ -116,9 +116,9 @@ pub enum Command {
         /// Opening lines, one `startpos moves ...` a line (as scripts/match/openings.txt).
         #[arg(long)]
         openings: Option<std::path::PathBuf>,
-        /// Whether the evaluation's network plays (`false`: the linear
-        /// evaluation alone, as for the rows of `src/engine/nn.bin`).
-        #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+        /// Whether the evaluation's network plays (off, as for the rows of
+        /// `src/engine/nn.bin`: the linear evaluation alone).
+        #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
         eval_net: bool,
     },
 }

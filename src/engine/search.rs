@@ -184,6 +184,8 @@ impl TtEntry {
 struct NnStack {
     /// Whether the correction applies to this search.
     on: bool,
+    /// Overrides the process-wide switch ([`nn::enabled`]) when set.
+    forced: Option<bool>,
     acc: Vec<nn::Accumulator>,
     /// Whether `acc[ply]` is up to date with the line.
     fresh: Vec<bool>,
@@ -195,6 +197,7 @@ impl NnStack {
     fn new() -> NnStack {
         NnStack {
             on: false,
+            forced: None,
             acc: vec![nn::Accumulator::default(); MAX_PLY + 2],
             fresh: vec![false; MAX_PLY + 2],
             change: vec![None; MAX_PLY + 2],
@@ -203,7 +206,9 @@ impl NnStack {
 
     /// A new root.
     fn root(&mut self, pos: &Position) {
-        self.on = nn::enabled() && pos.variant() == Variant::Standard;
+        self.on = self.forced.unwrap_or_else(nn::enabled)
+            && nn::net().is_some()
+            && pos.variant() == Variant::Standard;
         if let (true, Some(net)) = (self.on, nn::net()) {
             self.acc[0] = net.refresh(pos);
             self.fresh[0] = true;
@@ -516,6 +521,13 @@ impl Searcher {
         }
     }
 
+    /// Whether this searcher adds the network's correction ([`nn`]) to the
+    /// evaluation: `None` (the default) follows the process-wide switch
+    /// [`nn::set_enabled`].
+    pub fn set_eval_net(&mut self, on: Option<bool>) {
+        self.nn.forced = on;
+    }
+
     /// Whether a node seen for the first time (not in check) looks for a
     /// mate in one, in the main search and the quiescence search (off by
     /// default). It finds mates beyond the horizon (a one-ply search sees
@@ -723,8 +735,17 @@ impl Searcher {
     #[inline]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         let e = evaluate_linear(pos) + self.nn.correction(ply, pos.side_to_move());
-        // Every test that searches checks the accumulators along the way.
-        debug_assert_eq!(e, super::eval::evaluate(pos), "{}", pos.to_sfen());
+        // Every test that searches with the network checks the accumulators
+        // along the way against the sum from scratch.
+        debug_assert_eq!(
+            e,
+            evaluate_linear(pos)
+                + nn::net()
+                    .filter(|_| self.nn.on)
+                    .map_or(0, |net| net.output(pos)),
+            "{}",
+            pos.to_sfen()
+        );
         e
     }
 
@@ -1561,6 +1582,31 @@ pub(crate) fn capture_moves(pos: &Position) -> Vec<Capture> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The network's sums, kept move by move along every line (null moves,
+    /// checks, captures into hand, drops), equal the sums from scratch at
+    /// every evaluation (the debug assertion in `Searcher::evaluate`), and
+    /// the network changes the search.
+    #[test]
+    fn searches_with_the_network_keep_its_sums_exact() {
+        let positions = [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "ln3g3/4g1k1l/p2pspnp1/5sp1p/P1b1P2P1/BP1PS1P1P/2K2P3/3G3RL/L+p3G1NR b 2Psnp 63",
+            "3r1gk1p/+L2g2sl1/2pps2pb/2n1p3l/3P1ppP1/9/1PP1PPP2/1BSGGRSlP/1N2KN1N1 w 3P 70",
+        ];
+        let mut differ = 0;
+        for sfen in positions {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let mut with = Searcher::new(1);
+            with.set_eval_net(Some(true));
+            let a = with.search(&pos, &[], Limits::nodes(20_000), |_| {});
+            let mut without = Searcher::new(1);
+            without.set_eval_net(Some(false));
+            let b = without.search(&pos, &[], Limits::nodes(20_000), |_| {});
+            differ += usize::from(a.score != b.score || a.pv != b.pv);
+        }
+        assert!(differ > 0);
+    }
 
     #[test]
     fn captures_are_a_subset_of_legal_moves() {
