@@ -419,37 +419,23 @@ mod tests {
 
     #[test]
     fn updating_move_by_move_equals_summing_from_scratch() {
-        // Seeded random games: drops, captures into hand, promotions and
-        // promoted pieces captured back all occur within a few hundred plies.
+        // Every legal move of positions of seeded random games: drops,
+        // captures into hand, promotions and promoted pieces captured back.
         let net = net().expect("shipped network");
         let mut moves_seen = [0usize; 3];
-        for seed in 0..40 {
-            let mut rng = fastrand::Rng::with_seed(seed);
-            let mut pos = Position::startpos();
-            let mut acc = net.refresh(&pos);
-            for _ in 0..200 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                // Prefer captures half the time so that hands fill up.
-                let captures: Vec<Move> = moves
-                    .iter()
-                    .copied()
-                    .filter(|&m| pos.is_capture(m))
-                    .collect();
-                let mv = if !captures.is_empty() && rng.bool() {
-                    captures[rng.usize(..captures.len())]
-                } else {
-                    moves[rng.usize(..moves.len())]
-                };
+        for pos in positions() {
+            let acc = net.refresh(&pos);
+            for mv in pos.legal_moves() {
                 moves_seen[0] += usize::from(mv.is_drop());
                 moves_seen[1] += usize::from(pos.is_capture(mv));
                 moves_seen[2] += usize::from(mv.is_promotion());
-                acc = net.after(&acc, &pos, mv);
-                pos = pos.after(mv);
-                assert_eq!(acc, net.refresh(&pos), "{}", pos.to_sfen());
-                assert_eq!(net.output_of(&acc, pos.side_to_move()), net.output(&pos));
+                let next = pos.after(mv);
+                let updated = net.after(&acc, &pos, mv);
+                assert_eq!(updated, net.refresh(&next), "{} {mv}", pos.to_sfen());
+                assert_eq!(
+                    net.output_of(&updated, next.side_to_move()),
+                    net.output(&next)
+                );
             }
         }
         assert!(moves_seen.iter().all(|&n| n > 100), "{moves_seen:?}");

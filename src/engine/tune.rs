@@ -38,12 +38,35 @@ pub fn write_rows<R: BufRead, W: Write>(
     mut out: W,
     max_cp: i32,
 ) -> io::Result<TuneStats> {
-    let mut stats = TuneStats::default();
     write!(out, "# layout")?;
     for (name, start, len) in layout::GROUPS {
         write!(out, " {name}:{start}:{len}")?;
     }
     writeln!(out)?;
+    for_each_quiet(input, max_cp, |score, result, pos| {
+        write!(out, "{score}\t{result}\t")?;
+        let mut first = true;
+        for (i, n) in features(pos).into_iter().enumerate() {
+            if n != 0 {
+                if !first {
+                    write!(out, " ")?;
+                }
+                first = false;
+                write!(out, "{i}:{n}")?;
+            }
+        }
+        writeln!(out)
+    })
+}
+
+/// Calls `keep` with score, result and position of every quiet row of
+/// `input` (see the module documentation) and counts the rest.
+fn for_each_quiet<R: BufRead>(
+    input: R,
+    max_cp: i32,
+    mut keep: impl FnMut(i32, f32, &Position) -> io::Result<()>,
+) -> io::Result<TuneStats> {
+    let mut stats = TuneStats::default();
     for line in input.lines() {
         let line = line?;
         match row(&line, max_cp) {
@@ -51,18 +74,7 @@ pub fn write_rows<R: BufRead, W: Write>(
             Row::NotQuiet => stats.not_quiet += 1,
             Row::Keep { score, result, pos } => {
                 stats.kept += 1;
-                write!(out, "{score}\t{result}\t")?;
-                let mut first = true;
-                for (i, n) in features(&pos).into_iter().enumerate() {
-                    if n != 0 {
-                        if !first {
-                            write!(out, " ")?;
-                        }
-                        first = false;
-                        write!(out, "{i}:{n}")?;
-                    }
-                }
-                writeln!(out)?;
+                keep(score, result, &pos)?;
             }
         }
     }
@@ -87,33 +99,24 @@ pub fn write_net_rows<R: BufRead, W: Write>(
     mut out: W,
     max_cp: i32,
 ) -> io::Result<TuneStats> {
-    let mut stats = TuneStats::default();
     let mut rec = Vec::with_capacity(NET_ROW_BYTES);
-    for line in input.lines() {
-        let line = line?;
-        match row(&line, max_cp) {
-            Row::Malformed => stats.malformed += 1,
-            Row::NotQuiet => stats.not_quiet += 1,
-            Row::Keep { score, result, pos } => {
-                stats.kept += 1;
-                rec.clear();
-                let lin = super::eval::evaluate_linear(&pos).clamp(-32_000, 32_000);
-                rec.extend_from_slice(&(score as i16).to_le_bytes());
-                rec.extend_from_slice(&(lin as i16).to_le_bytes());
-                rec.push((result * 2.0).round().clamp(0.0, 2.0) as u8);
-                rec.push(0);
-                let us = pos.side_to_move();
-                for persp in [us, !us] {
-                    let mut lit = [nn::FEATURES as u16; nn::ACTIVE];
-                    nn::active(&pos, persp, &mut lit);
-                    for f in lit {
-                        rec.extend_from_slice(&f.to_le_bytes());
-                    }
-                }
-                out.write_all(&rec)?;
+    let stats = for_each_quiet(input, max_cp, |score, result, pos| {
+        rec.clear();
+        let lin = super::eval::evaluate_linear(pos).clamp(-32_000, 32_000);
+        rec.extend_from_slice(&(score as i16).to_le_bytes());
+        rec.extend_from_slice(&(lin as i16).to_le_bytes());
+        rec.push((result * 2.0).round().clamp(0.0, 2.0) as u8);
+        rec.push(0);
+        let us = pos.side_to_move();
+        for persp in [us, !us] {
+            let mut lit = [nn::FEATURES as u16; nn::ACTIVE];
+            nn::active(pos, persp, &mut lit);
+            for f in lit {
+                rec.extend_from_slice(&f.to_le_bytes());
             }
         }
-    }
+        out.write_all(&rec)
+    })?;
     out.flush()?;
     Ok(stats)
 }
@@ -212,5 +215,31 @@ mod tests {
         );
         assert!(counts.contains(&(layout::TEMPO, 1)));
         assert!(lines.next().is_none());
+    }
+
+    #[test]
+    fn network_records_hold_the_same_quiet_positions() {
+        let start = Position::startpos();
+        let input = format!(
+            "{s}\tcp 30\t7g7f\t0.5\n{s}\tmate 3\t7g7f\t1\n{s}\tcp -40\t2g2f\t0\n",
+            s = start.to_sfen()
+        );
+        let mut out = Vec::new();
+        let stats = write_net_rows(input.as_bytes(), &mut out, 3000).unwrap();
+        assert_eq!((stats.kept, stats.not_quiet, stats.malformed), (2, 1, 0));
+        assert_eq!(out.len(), 2 * NET_ROW_BYTES);
+        let rec = &out[NET_ROW_BYTES..];
+        let word = |i: usize| i16::from_le_bytes([rec[i], rec[i + 1]]);
+        assert_eq!(word(0), -40);
+        assert_eq!(
+            i32::from(word(2)),
+            super::super::eval::evaluate_linear(&start)
+        );
+        assert_eq!(rec[4], 0, "a loss");
+        let mut lit = [0u16; nn::ACTIVE];
+        nn::active(&start, start.side_to_move(), &mut lit);
+        let first = u16::from_le_bytes([rec[6], rec[7]]);
+        assert_eq!(first, lit[0]);
+        assert_eq!(out[4], 1, "a draw");
     }
 }
