@@ -66,13 +66,16 @@ fn time_to_depth(c: &mut Criterion) {
 }
 
 fn evaluate(c: &mut Criterion) {
+    // The network is off by default; measure the evaluation with it, next
+    // to the linear part alone.
+    komadai::engine::nn::set_enabled(true);
     let mut g = c.benchmark_group("evaluate");
     g.throughput(Throughput::Elements(1));
     for (name, sfen) in POSITIONS {
         let pos = Position::from_sfen(sfen).expect("valid bench position");
         g.bench_function(name, |b| b.iter(|| eval::evaluate(black_box(&pos))));
         // The reference in the same run: the linear part alone, without the
-        // network's correction (engine::nn).
+        // network's correction (engine::nn), which `evaluate` adds.
         g.bench_function(format!("{name}_linear"), |b| {
             b.iter(|| eval::evaluate_linear(black_box(&pos)))
         });
