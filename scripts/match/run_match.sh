@@ -57,7 +57,8 @@ case "$kind" in
 esac
 
 # KOMADAI_OPTIONS=Name:value[,...] sets USI options of the komadai under
-# test (e.g. MateInOne:true); they join the output folder's name.
+# test (e.g. MateInOne:true, or EvalNet:true,EvalFile:/path/net.bin to
+# play a candidate network); they join the output folder's name.
 if [ -n "${KOMADAI_OPTIONS:-}" ]; then
   opts1="${opts1:+$opts1,}$KOMADAI_OPTIONS"
 fi
@@ -80,8 +81,10 @@ openings="${OPENINGS:-$here/openings.txt}"
 suffix=""
 [ "$(basename "$openings")" != openings.txt ] && suffix="-$(basename "$openings" .txt)"
 [ "$seed" != 1 ] && suffix="$suffix-seed$seed"
-[ -n "${KOMADAI_OPTIONS:-}" ] && suffix="$suffix-$(printf %s "$KOMADAI_OPTIONS" | tr ':,' '=+')"
-[ -n "${OPPONENT_OPTIONS:-}" ] && suffix="$suffix-vs-$(printf %s "$OPPONENT_OPTIONS" | tr ':,' '=+')"
+# A value that is a path (EvalFile) joins the name by its file name alone.
+optname() { printf %s "$1" | sed 's#[^:,]*/##g' | tr ':,' '=+'; }
+[ -n "${KOMADAI_OPTIONS:-}" ] && suffix="$suffix-$(optname "$KOMADAI_OPTIONS")"
+[ -n "${OPPONENT_OPTIONS:-}" ] && suffix="$suffix-vs-$(optname "$OPPONENT_OPTIONS")"
 out="$here/out/${name1}-vs-${name2}${odds}-${byo}ms-${rev}${suffix}"
 mkdir -p "$out/csa"
 # Freeze the binary so that rebuilding during a long match changes nothing.

@@ -20,7 +20,7 @@
 //! evaluation.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::{OnceLock, PoisonError, RwLock};
 
 use crate::shogi::{Color, Move, PieceKind, Position, Square, Variant};
 
@@ -55,7 +55,7 @@ pub fn set_enabled(on: bool) {
     ENABLED.store(on, Ordering::Relaxed);
 }
 
-/// Whether the correction is on and a network is shipped.
+/// Whether the correction is on and a network is in use.
 #[must_use]
 pub fn enabled() -> bool {
     ENABLED.load(Ordering::Relaxed) && net().is_some()
@@ -137,9 +137,42 @@ impl Net {
 
 /// The shipped network, parsed once; `None` if `nn.bin` holds none.
 #[must_use]
-pub fn net() -> Option<&'static Net> {
+pub fn shipped() -> Option<&'static Net> {
     static NET: OnceLock<Option<Net>> = OnceLock::new();
     NET.get_or_init(|| Net::parse(NET_BYTES).ok()).as_ref()
+}
+
+/// A network read from a file in place of the shipped one (the USI option
+/// `EvalFile`), for the whole process.
+static LOADED: RwLock<Option<&'static Net>> = RwLock::new(None);
+
+/// The network in use: the one [`load`] read, else the shipped one. A
+/// search takes it once at its root.
+#[must_use]
+pub fn net() -> Option<&'static Net> {
+    let loaded = *LOADED.read().unwrap_or_else(PoisonError::into_inner);
+    loaded.or_else(shipped)
+}
+
+/// Reads a network written by `scripts/nn/train.py` from `path` and uses it
+/// in place of the shipped one for the rest of the process, so that one
+/// build can play candidate networks against each other. Each load keeps its
+/// network (about 150 KB) until the process ends: searches running at the
+/// time may still hold the previous one.
+///
+/// # Errors
+/// The file cannot be read or holds no network of this build's shape; the
+/// network in use is then unchanged.
+pub fn load(path: &std::path::Path) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let net = Net::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    *LOADED.write().unwrap_or_else(PoisonError::into_inner) = Some(Box::leak(Box::new(net)));
+    Ok(())
+}
+
+/// Goes back to the shipped network.
+pub fn use_shipped() {
+    *LOADED.write().unwrap_or_else(PoisonError::into_inner) = None;
 }
 
 /// The correction for `pos` from the side to move's point of view: 0 when
@@ -406,7 +439,7 @@ mod tests {
 
     #[test]
     fn the_shipped_network_parses_and_is_the_same_for_either_colour() {
-        let net = net().expect("nn.bin holds a network of this build's shape");
+        let net = shipped().expect("nn.bin holds a network of this build's shape");
         let mut nonzero = 0;
         for pos in positions() {
             let turned = Position::from_sfen(&turned(&pos.to_sfen(), false)).unwrap();
@@ -421,7 +454,7 @@ mod tests {
     fn updating_move_by_move_equals_summing_from_scratch() {
         // Every legal move of positions of seeded random games: drops,
         // captures into hand, promotions and promoted pieces captured back.
-        let net = net().expect("shipped network");
+        let net = shipped().expect("shipped network");
         let mut moves_seen = [0usize; 3];
         for pos in positions() {
             let acc = net.refresh(&pos);
@@ -439,6 +472,31 @@ mod tests {
             }
         }
         assert!(moves_seen.iter().all(|&n| n > 100), "{moves_seen:?}");
+    }
+
+    #[test]
+    fn a_network_file_is_used_in_place_of_the_shipped_one() {
+        // The only test that loads a network: it loads the shipped bytes, so
+        // searches in other tests running meanwhile score the same.
+        let dir = std::env::temp_dir().join(format!("komadai-nn-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.bin");
+        let bad = dir.join("bad.bin");
+        std::fs::write(&good, NET_BYTES).unwrap();
+        std::fs::write(&bad, &NET_BYTES[..NET_BYTES.len() - 1]).unwrap();
+        let ours = shipped().expect("shipped network") as *const Net;
+        assert!(load(&bad).unwrap_err().contains("bad.bin"));
+        assert!(load(&dir.join("missing.bin")).is_err());
+        assert_eq!(net().map(|n| n as *const Net), Some(ours));
+        load(&good).unwrap();
+        let loaded = net().expect("a network");
+        assert_ne!(loaded as *const Net, ours, "the file's network is in use");
+        for pos in positions().iter().take(20) {
+            assert_eq!(loaded.output(pos), shipped().unwrap().output(pos));
+        }
+        use_shipped();
+        assert_eq!(net().map(|n| n as *const Net), Some(ours));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -182,8 +182,9 @@ impl TtEntry {
 /// inputs it changes are recorded, and applied when a position is evaluated
 /// (many are never: the table answers first).
 struct NnStack {
-    /// Whether the correction applies to this search.
-    on: bool,
+    /// The network of this search, taken at the root; `None`: the
+    /// correction does not apply.
+    net: Option<&'static nn::Net>,
     /// Overrides the process-wide switch ([`nn::enabled`]) when set.
     forced: Option<bool>,
     acc: Vec<nn::Accumulator>,
@@ -196,7 +197,7 @@ struct NnStack {
 impl NnStack {
     fn new() -> NnStack {
         NnStack {
-            on: false,
+            net: None,
             forced: None,
             acc: vec![nn::Accumulator::default(); MAX_PLY + 2],
             fresh: vec![false; MAX_PLY + 2],
@@ -206,10 +207,9 @@ impl NnStack {
 
     /// A new root.
     fn root(&mut self, pos: &Position) {
-        self.on = self.forced.unwrap_or_else(nn::enabled)
-            && nn::net().is_some()
-            && pos.variant() == Variant::Standard;
-        if let (true, Some(net)) = (self.on, nn::net()) {
+        let on = self.forced.unwrap_or_else(nn::enabled) && pos.variant() == Variant::Standard;
+        self.net = nn::net().filter(|_| on);
+        if let Some(net) = self.net {
             self.acc[0] = net.refresh(pos);
             self.fresh[0] = true;
         }
@@ -218,7 +218,7 @@ impl NnStack {
     /// `mv` is played in `pos` to reach ply `child` (`None`: a null move).
     #[inline]
     fn push(&mut self, child: usize, pos: &Position, mv: Option<Move>) {
-        if self.on {
+        if self.net.is_some() {
             self.change[child] = mv.map(|m| nn::Change::of(pos, m));
             self.fresh[child] = false;
         }
@@ -227,7 +227,7 @@ impl NnStack {
     /// The correction at ply `ply`, whose position has `side` to move.
     #[inline]
     fn correction(&mut self, ply: usize, side: Color) -> i32 {
-        let Some(net) = nn::net().filter(|_| self.on) else {
+        let Some(net) = self.net else {
             return 0;
         };
         let mut from = ply;
@@ -739,10 +739,7 @@ impl Searcher {
         // along the way against the sum from scratch.
         debug_assert_eq!(
             e,
-            evaluate_linear(pos)
-                + nn::net()
-                    .filter(|_| self.nn.on)
-                    .map_or(0, |net| net.output(pos)),
+            evaluate_linear(pos) + self.nn.net.map_or(0, |net| net.output(pos)),
             "{}",
             pos.to_sfen()
         );

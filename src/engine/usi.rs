@@ -99,6 +99,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> std::i
                 );
                 say(&out, "option name MateInOne type check default false");
                 say(&out, "option name EvalNet type check default false");
+                say(&out, "option name EvalFile type string default <empty>");
                 say(&out, "usiok");
             }
             "isready" => {
@@ -108,7 +109,11 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> std::i
                 }
                 say(&out, "readyok");
             }
-            "setoption" => s.set_option(&rest),
+            "setoption" => {
+                if let Err(e) = s.set_option(&rest) {
+                    say(&out, &format!("info string error: {e}"));
+                }
+            }
             "usinewgame" => {
                 s.wait();
                 if let Some(se) = &mut s.searcher {
@@ -153,10 +158,12 @@ impl Session {
         }
     }
 
-    fn set_option(&mut self, rest: &[&str]) {
+    /// Options it does not know, and values it cannot read, change nothing;
+    /// the error is an option it could not apply.
+    fn set_option(&mut self, rest: &[&str]) -> Result<(), String> {
         // setoption name <id...> [value <x...>]
         if rest.first() != Some(&"name") {
-            return;
+            return Ok(());
         }
         let vi = rest
             .iter()
@@ -193,8 +200,20 @@ impl Session {
                 "false" => super::nn::set_enabled(false),
                 _ => {}
             },
+            // A network file of scripts/nn/train.py in place of the shipped
+            // one, for the whole process: matches between candidates.
+            "EvalFile" => {
+                self.wait();
+                if value.is_empty() || value == "<empty>" {
+                    super::nn::use_shipped();
+                } else {
+                    super::nn::load(std::path::Path::new(&value))
+                        .map_err(|e| format!("EvalFile not loaded: {e}"))?;
+                }
+            }
             _ => {}
         }
+        Ok(())
     }
 
     fn set_position(&mut self, rest: &[&str]) -> Result<(), String> {
@@ -502,6 +521,17 @@ mod tests {
     fn odd_setoption_lines_are_ignored() {
         let out = session("setoption value 5\nsetoption\nsetoption name\nsetoption name Level value\nisready\nquit\n");
         assert!(out.contains("readyok"));
+    }
+
+    #[test]
+    fn an_unreadable_eval_file_is_reported_and_changes_nothing() {
+        let out =
+            session("setoption name EvalFile value /nonexistent/komadai-net.bin\nisready\nquit\n");
+        assert!(
+            out.contains("info string error: EvalFile not loaded"),
+            "{out}"
+        );
+        assert!(out.contains("readyok"), "{out}");
     }
 
     #[test]
