@@ -120,6 +120,11 @@ pub enum Command {
         /// `src/engine/nn.bin`: the linear evaluation alone).
         #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
         eval_net: bool,
+        /// A network file of `scripts/nn/train.py` in place of the shipped
+        /// one (as the USI option `EvalFile`): the rows of a round played
+        /// with an earlier network.
+        #[arg(long)]
+        eval_file: Option<std::path::PathBuf>,
     },
 }
 
@@ -261,8 +266,12 @@ fn run(cmd: Command) -> Result<(), Box<dyn std::error::Error>> {
             random_per_mille,
             openings,
             eval_net,
+            eval_file,
         } => {
             crate::engine::nn::set_enabled(eval_net);
+            if let Some(path) = &eval_file {
+                crate::engine::nn::load(path)?;
+            }
             let openings = match openings {
                 Some(path) => read_openings(&std::fs::read_to_string(&path)?)
                     .map_err(|e| format!("{}: {e}", path.display()))?,

@@ -41,6 +41,7 @@ mod render_golden;
 mod rules;
 mod scale_out;
 mod scheduler;
+mod self_play_cli;
 mod soak;
 mod store;
 mod store_backends;
