@@ -98,7 +98,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> std::i
                     "option name Seed type spin default 0 min 0 max 1000000000",
                 );
                 say(&out, "option name MateInOne type check default false");
-                say(&out, "option name EvalNet type check default false");
+                say(&out, "option name EvalNet type check default true");
                 say(&out, "option name EvalFile type string default <empty>");
                 say(&out, "usiok");
             }
