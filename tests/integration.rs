@@ -17,6 +17,8 @@ mod fake_discord;
 mod lines;
 #[path = "common/pg.rs"]
 mod pg;
+#[path = "common/run.rs"]
+mod run;
 
 mod app_model;
 mod authorization;

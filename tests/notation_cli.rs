@@ -1,18 +1,6 @@
 //! The `komadai notation` and `komadai kif` commands, run as a user would.
 
-use std::process::Command;
-
-fn komadai(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_komadai"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::run::komadai;
 
 #[test]
 fn notation_prints_usi_and_rendering() {

@@ -2,7 +2,7 @@
 //! `scripts/nn/README.md` runs it: the rows of a round repeat exactly, and a
 //! round played with an earlier network (`--eval-file`) repeats too.
 
-use std::process::Command;
+use crate::run::komadai;
 
 fn self_play(extra: &[&str]) -> (bool, String, String) {
     let mut args = vec![
@@ -17,15 +17,7 @@ fn self_play(extra: &[&str]) -> (bool, String, String) {
         "2",
     ];
     args.extend_from_slice(extra);
-    let out = Command::new(env!("CARGO_BIN_EXE_komadai"))
-        .args(&args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    komadai(&args)
 }
 
 #[test]
@@ -33,15 +25,25 @@ fn rows_repeat_and_a_network_file_plays_as_the_shipped_network() {
     let (ok, linear, err) = self_play(&[]);
     assert!(ok, "{err}");
     assert!(linear.lines().count() > 20, "{linear}");
-    assert!(linear.lines().all(|l| l.split('\t').count() == 4), "{linear}");
-    assert_eq!(self_play(&[]).1, linear, "the same seed plays the same games");
+    assert!(
+        linear.lines().all(|l| l.split('\t').count() == 4),
+        "{linear}"
+    );
+    assert_eq!(
+        self_play(&[]).1,
+        linear,
+        "the same seed plays the same games"
+    );
 
     let (ok, with_net, err) = self_play(&["--eval-net", "true"]);
     assert!(ok, "{err}");
     let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/nn.bin");
     let (ok, from_file, err) = self_play(&["--eval-net", "true", "--eval-file", shipped]);
     assert!(ok, "{err}");
-    assert_eq!(from_file, with_net, "the shipped bytes from a file play alike");
+    assert_eq!(
+        from_file, with_net,
+        "the shipped bytes from a file play alike"
+    );
     assert_ne!(with_net, linear, "the network changes the scores");
 }
 
