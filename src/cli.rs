@@ -116,8 +116,8 @@ pub enum Command {
         /// Opening lines, one `startpos moves ...` a line (as scripts/match/openings.txt).
         #[arg(long)]
         openings: Option<std::path::PathBuf>,
-        /// Whether the evaluation's network plays (off, as for the rows of
-        /// `src/engine/nn.bin`: the linear evaluation alone).
+        /// Whether the evaluation's network plays (off unless given: round 1
+        /// of `scripts/nn/README.md` is the linear evaluation alone).
         #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
         eval_net: bool,
         /// A network file of `scripts/nn/train.py` in place of the shipped

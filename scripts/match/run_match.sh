@@ -57,8 +57,8 @@ case "$kind" in
 esac
 
 # KOMADAI_OPTIONS=Name:value[,...] sets USI options of the komadai under
-# test (e.g. MateInOne:true, or EvalNet:true,EvalFile:/path/net.bin to
-# play a candidate network); they join the output folder's name.
+# test (e.g. MateInOne:true, or EvalFile:/path/net.bin to play a
+# candidate network); they join the output folder's name.
 if [ -n "${KOMADAI_OPTIONS:-}" ]; then
   opts1="${opts1:+$opts1,}$KOMADAI_OPTIONS"
 fi
