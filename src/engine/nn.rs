@@ -36,8 +36,10 @@ const HAND_FEATURES: usize = 38;
 pub const FEATURES: usize = BOARD_FEATURES + 2 * HAND_FEATURES;
 /// Lit inputs of a standard position (one per piece).
 pub const ACTIVE: usize = 40;
-/// Hidden units per perspective.
-pub const HIDDEN: usize = 32;
+/// Hidden units per perspective: the widest network this build reads. A
+/// file with fewer units is padded with units whose weights are all zero,
+/// which add nothing, so it scores exactly as it would at its own width.
+pub const HIDDEN: usize = 64;
 /// The hidden layer's scale: weights and biases are in units of `1 / ONE`,
 /// and a unit's output is clipped to `0..=ONE`.
 pub const ONE: i32 = 64;
@@ -79,8 +81,9 @@ const VERSION: u32 = 1;
 
 impl Net {
     /// Parses the format `scripts/nn/train.py` writes: `KMDN`, version,
-    /// features, hidden (u32 each), then W1 (i16, input-major), b1 (i16),
-    /// w2 (i32), b2 (i32), all little-endian.
+    /// features, hidden `h` (u32 each), then W1 (i16, input-major, `h` a
+    /// row), b1 (`h` i16), w2 (`2h` i32: the side to move's units, then the
+    /// other side's), b2 (i32), all little-endian; `h` is at most [`HIDDEN`].
     ///
     /// # Errors
     /// The bytes are not a network of this shape.
@@ -91,22 +94,27 @@ impl Net {
         }
         let version = r.u32()?;
         let (f, h) = (r.u32()? as usize, r.u32()? as usize);
-        if version != VERSION || f != FEATURES || h != HIDDEN {
+        if version != VERSION || f != FEATURES || !(1..=HIDDEN).contains(&h) {
             return Err(format!(
-                "network version {version}, {f}×{h}; this build reads version {VERSION}, {FEATURES}×{HIDDEN}"
+                "network version {version}, {f}×{h}; this build reads version {VERSION}, {FEATURES}×(1..={HIDDEN})"
             ));
         }
-        let mut w1 = Vec::with_capacity(FEATURES * HIDDEN);
-        for _ in 0..FEATURES * HIDDEN {
-            w1.push(r.i16()?);
+        // Units `h..HIDDEN` stay zero: no input, no bias, no output weight.
+        let mut w1 = vec![0i16; FEATURES * HIDDEN];
+        for row in w1.chunks_exact_mut(HIDDEN) {
+            for w in &mut row[..h] {
+                *w = r.i16()?;
+            }
         }
         let mut b1 = [0i16; HIDDEN];
-        for b in &mut b1 {
+        for b in &mut b1[..h] {
             *b = r.i16()?;
         }
         let mut w2 = [0i32; 2 * HIDDEN];
-        for w in &mut w2 {
-            *w = r.u32()? as i32;
+        for half in [0, HIDDEN] {
+            for w in &mut w2[half..half + h] {
+                *w = r.u32()? as i32;
+            }
         }
         let b2 = r.u32()? as i32;
         if r.at != bytes.len() {
@@ -157,7 +165,7 @@ pub fn net() -> Option<&'static Net> {
 /// Reads a network written by `scripts/nn/train.py` from `path` and uses it
 /// in place of the shipped one for the rest of the process, so that one
 /// build can play candidate networks against each other. Each load keeps its
-/// network (about 150 KB) until the process ends: searches running at the
+/// network (about 300 KB) until the process ends: searches running at the
 /// time may still hold the previous one.
 ///
 /// # Errors
@@ -275,10 +283,18 @@ impl Change {
 /// Both views' hidden sums (before clipping) of one position, kept up to
 /// date move by move by the search ([`Net::after`]) instead of summing all
 /// forty inputs again at every evaluation.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Accumulator {
     /// By the viewing side (`Color::index`).
     views: [[i16; HIDDEN]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            views: [[0; HIDDEN]; 2],
+        }
+    }
 }
 
 impl Net {
@@ -497,6 +513,52 @@ mod tests {
         use_shipped();
         assert_eq!(net().map(|n| n as *const Net), Some(ours));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `net` in the file format at width `h` (its first `h` units).
+    fn encode(net: &Net, h: usize) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        for v in [VERSION, FEATURES as u32, h as u32] {
+            out.extend(v.to_le_bytes());
+        }
+        for row in net.w1.chunks_exact(HIDDEN) {
+            out.extend(row[..h].iter().flat_map(|w| w.to_le_bytes()));
+        }
+        out.extend(net.b1[..h].iter().flat_map(|b| b.to_le_bytes()));
+        for half in [0, HIDDEN] {
+            out.extend(net.w2[half..half + h].iter().flat_map(|w| w.to_le_bytes()));
+        }
+        out.extend(net.b2.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn a_narrower_network_scores_as_at_its_own_width() {
+        let shipped = shipped().expect("shipped network");
+        let width = u32::from_le_bytes(NET_BYTES[12..16].try_into().unwrap()) as usize;
+        assert_eq!(encode(shipped, width), NET_BYTES, "the format round-trips");
+        // Half the shipped units, read as is and again padded to full width.
+        let narrow = Net::parse(&encode(shipped, width / 2)).unwrap();
+        let padded_bytes = encode(&narrow, HIDDEN);
+        let padded = Net::parse(&padded_bytes).unwrap();
+        assert_eq!(
+            padded_bytes.len(),
+            16 + (FEATURES + 1) * HIDDEN * 2 + 8 * HIDDEN + 4
+        );
+        let mut differ = 0;
+        for pos in positions().iter().take(100) {
+            assert_eq!(narrow.output(pos), padded.output(pos), "{}", pos.to_sfen());
+            differ += usize::from(narrow.output(pos) != shipped.output(pos));
+        }
+        assert!(differ > 10, "half a network is another network");
+        for h in [0, HIDDEN + 1] {
+            let mut bytes = encode(shipped, 1);
+            bytes[12..16].copy_from_slice(&(h as u32).to_le_bytes());
+            let refused = Net::parse(&bytes)
+                .err()
+                .expect("a width this build cannot read");
+            assert!(refused.contains("this build reads"), "{refused}");
+        }
     }
 
     #[test]
