@@ -14,12 +14,29 @@ them and keeps the game's result:
 
 Input and output are gen.py's format (sfen, score, bestmove, result from
 the side to move). A position the engine answers without a score (a book
-move) or with resign is dropped; `--every N` labels every Nth row only.
+move) or with resign is dropped; `--every N` labels every Nth row only;
+`--quiet` only the rows `komadai tune-features` and `net-rows` would keep
+as their source labelled them (no mate score, |cp| <= 3000, not in check,
+best move neither a capture nor a promotion), so that the labelling
+engine's time goes to positions a fit can use.
 """
 import argparse
 import sys
 
+import cshogi
+
 from gen import Usi
+
+
+def quiet(sfen, score, best):
+    """Whether a row passes the quiet test of engine::tune (for its source's label)."""
+    kind, _, value = score.partition(" ")
+    if kind != "cp" or abs(int(value)) > 3000 or best.endswith("+"):
+        return False
+    board = cshogi.Board(sfen)
+    if board.is_check():
+        return False
+    return "*" in best or board.piece(cshogi.move_to(board.move_from_usi(best))) == 0
 
 
 def main():
@@ -29,6 +46,8 @@ def main():
                     help="NAME=VALUE for the labelling engine (repeatable)")
     ap.add_argument("--go", default="byoyomi 1000", help="its go arguments")
     ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--quiet", action="store_true",
+                    help="label only rows that are quiet as their source labelled them")
     args = ap.parse_args()
     engine = Usi(args.engine, args.option)
     labelled = 0
@@ -36,7 +55,9 @@ def main():
         t = line.rstrip("\n").split("\t")
         if len(t) != 4 or n % args.every:
             continue
-        sfen, _, _, result = t
+        sfen, score, best, result = t
+        if args.quiet and not quiet(sfen, score, best):
+            continue
         best, score = engine.go(sfen, args.go)
         if score is None or best in ("resign", "win"):
             continue
