@@ -41,7 +41,10 @@ case "$kind" in
     ;;
   gps)
     games="${1:-40}"; byo="${2:-300}"; byo2="${3:-$byo}"
-    engine2="$(command -v gpsusi)"; name2="gpsshogi"; opts2="Thread:1"
+    # gpsusi writes every setoption to its gpsusi.conf and starts from it
+    # the next time: a LimitDepth set by scripts/tune/ (3 or 4) would
+    # otherwise cap it in every later match. 10 is its built-in default.
+    engine2="$(command -v gpsusi)"; name2="gpsshogi"; opts2="Thread:1,LimitDepth:10"
     ;;
   level)
     a="${1:?level A}"; b="${2:?level B}"; games="${3:-40}"; byo="${4:-300}"

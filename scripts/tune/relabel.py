@@ -13,7 +13,9 @@ them and keeps the game's result:
         < self21.tsv > gps21.tsv
 
 Input and output are gen.py's format (sfen, score, bestmove, result from
-the side to move). A position the engine answers without a score (a book
+the side to move). gpsusi keeps the options it is given (its
+gpsusi.conf): `run_match.sh gps` sets LimitDepth back to 10 for matches. A
+position the engine answers without a score (a book
 move) or with resign is dropped; `--every N` labels every Nth row only;
 `--quiet` only the rows `komadai tune-features` and `net-rows` would keep
 as their source labelled them (no mate score, |cp| <= 3000, not in check,
