@@ -47,9 +47,10 @@ pub const ONE: i32 = 64;
 /// The shipped weights.
 static NET_BYTES: &[u8] = include_bytes!("nn.bin");
 /// Whether [`correction`] is applied (the USI option `EvalNet`). On by
-/// default: the shipped network gained about 50 Elo in self-play over the
-/// linear evaluation alone and solves the whole tactics suite
-/// (`scripts/match/RESULTS.md`, 6 December 2026).
+/// default: the networks shipped since 6 December each won their self-play
+/// matches against the one before (fit C against the linear evaluation
+/// alone, fit F against fit C) and solve the whole tactics suite
+/// (`scripts/match/RESULTS.md`).
 static ENABLED: AtomicBool = AtomicBool::new(true);
 
 /// Turns the correction on or off for the whole process.
