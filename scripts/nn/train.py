@@ -121,7 +121,7 @@ def main():
     ap.add_argument("rows", nargs="+", help="files of komadai net-rows records")
     ap.add_argument("--write", help="write the best network here (nn.bin)")
     ap.add_argument("--hidden", type=int, default=32,
-                    help="hidden units (the engine reads 1 to 64; fewer are padded with zeros)")
+                    help="hidden units (the engine reads 1 to nn::HIDDEN, 32; fewer are padded with zeros)")
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--batch", type=int, default=2048)
     ap.add_argument("--lr", type=float, default=1e-3)

@@ -36,10 +36,13 @@ const HAND_FEATURES: usize = 38;
 pub const FEATURES: usize = BOARD_FEATURES + 2 * HAND_FEATURES;
 /// Lit inputs of a standard position (one per piece).
 pub const ACTIVE: usize = 40;
-/// Hidden units per perspective: the widest network this build reads. A
+/// Hidden units per perspective: the widest network this build reads (the
+/// shipped one's width, since every unit costs the search's updates). A
 /// file with fewer units is padded with units whose weights are all zero,
-/// which add nothing, so it scores exactly as it would at its own width.
-pub const HIDDEN: usize = 64;
+/// which add nothing, so it scores exactly as it would at its own width; a
+/// wider candidate needs this constant raised (64 was measured: a 32-unit
+/// file played byte for byte alike and about as fast).
+pub const HIDDEN: usize = 32;
 /// The hidden layer's scale: weights and biases are in units of `1 / ONE`,
 /// and a unit's output is clipped to `0..=ONE`.
 pub const ONE: i32 = 64;
@@ -166,7 +169,7 @@ pub fn net() -> Option<&'static Net> {
 /// Reads a network written by `scripts/nn/train.py` from `path` and uses it
 /// in place of the shipped one for the rest of the process, so that one
 /// build can play candidate networks against each other. Each load keeps its
-/// network (about 300 KB) until the process ends: searches running at the
+/// network (about 150 KB) until the process ends: searches running at the
 /// time may still hold the previous one.
 ///
 /// # Errors
