@@ -6,6 +6,7 @@
 #   scripts/match/run_match.sh gps   GAMES BYOYOMI_MS [THEIR_MS] # vs gpsshogi (Thread=1)
 #   scripts/match/run_match.sh level A B GAMES BYOYOMI_MS    # komadai level A vs level B
 #   scripts/match/run_match.sh bin OTHER GAMES BYOYOMI_MS    # this build vs another komadai binary
+#   scripts/match/run_match.sh patient GAMES BYOYOMI_MS [LEVEL] # a level (Beginner) vs patient.py
 #
 # Colours alternate (cshogi.cli swaps every game); each opening of
 # openings.txt is played twice, once with each colour. Games longer than
@@ -29,7 +30,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 export PATH="$PATH:/usr/games"
 
-kind="${1:?fsf|gps|level}"
+kind="${1:?fsf|gps|level|bin|patient}"
 shift
 opts1=""
 opts2=""
@@ -55,6 +56,13 @@ case "$kind" in
     other="${1:?other komadai binary}"; games="${2:-20}"; byo="${3:-200}"
     engine2="$here/komadai-usi2"; name2="other"
     export KOMADAI_BIN2="$(cd "$(dirname "$other")" && pwd)/$(basename "$other")"
+    ;;
+  patient)
+    # patient.py: a beginner who checks every move and every answer for
+    # material (it thinks as long as it needs; the byoyomi binds komadai).
+    games="${1:-40}"; byo="${2:-300}"; level="${3:-Beginner}"
+    engine2="$here/patient.py"; name1="$level"; name2="patient"
+    opts1="Level:$level,Seed:1"; opts2="Seed:2"
     ;;
   *) echo "unknown opponent $kind" >&2; exit 2 ;;
 esac
