@@ -4,7 +4,11 @@
 //! levels score every legal move with a shallow search, add seeded noise and
 //! never pick a move that loses more than their blunder cap against the best
 //! one, so their mistakes are the plausible ones a human makes (a loose piece,
-//! a slow plan), never absurd ones. They answer in a few milliseconds.
+//! a slow plan), never absurd ones. Beginner also judges one move in seven or
+//! so without looking at the answers at all, as a beginner who moves a piece
+//! where it is taken; so a patient beginner, who checks every move and every
+//! answer for material, beats it (`scripts/match/patient.py`). They answer
+//! in a few milliseconds.
 
 use std::time::{Duration, Instant};
 
@@ -35,6 +39,11 @@ struct Style {
     cap: i32,
     /// Probability (percent) of noticing a mate in one.
     sees_mate1: u32,
+    /// Probability (percent) of judging a move without looking at the
+    /// answers at all (by the position right after it): the beginner's
+    /// mistake of moving a piece where it is taken, or taking a defended
+    /// piece with a better one.
+    overlooks: u32,
     mate_plies: u32,
 }
 
@@ -83,6 +92,7 @@ impl Level {
                 cap: 500,
                 sees_mate1: 60,
                 mate_plies: 1,
+                overlooks: 15,
             },
             Level::Easy => Style {
                 depth: 2,
@@ -91,6 +101,7 @@ impl Level {
                 cap: 300,
                 sees_mate1: 100,
                 mate_plies: 1,
+                overlooks: 0,
             },
             Level::Medium => Style {
                 depth: 3,
@@ -99,6 +110,7 @@ impl Level {
                 cap: 120,
                 sees_mate1: 100,
                 mate_plies: 3,
+                overlooks: 0,
             },
             Level::Strong => Style {
                 depth: 64,
@@ -107,6 +119,7 @@ impl Level {
                 cap: 0,
                 sees_mate1: 100,
                 mate_plies: 7,
+                overlooks: 0,
             },
         }
     }
@@ -145,7 +158,14 @@ pub fn choose_move(
             };
         }
     }
-    let scored = searcher.score_root_moves(pos, style.depth, limits.clone());
+    // (The die is cast only where it can show something, so the levels
+    // that never overlook draw the same noise as before.)
+    let depth = if style.overlooks > 0 && rng.u32(0..100) < style.overlooks {
+        0
+    } else {
+        style.depth
+    };
+    let scored = searcher.score_root_moves(pos, depth, limits.clone());
     let scored: Vec<(Move, i32)> = if scored.is_empty() {
         // Out of budget before the first move was scored: shallow fallback.
         searcher.score_root_moves(pos, 1, Limits::default())
@@ -212,6 +232,26 @@ mod tests {
                 assert!(m.starts_with("8h4d"), "{level:?} seed {seed}: {m}");
             }
         }
+    }
+
+    #[test]
+    fn beginner_sometimes_overlooks_the_recapture_and_easy_never() {
+        // Taking the silver on 5c loses the rook to the gold behind it: a
+        // look at the answers shows it, the position right after does not.
+        let p = Position::from_sfen("4k4/4g4/4s4/9/4R4/9/9/9/4K4 b - 1").unwrap();
+        let takes = |level: Level| {
+            (0..100)
+                .filter(|&seed| {
+                    let mut rng = fastrand::Rng::with_seed(seed);
+                    let limits = Limits::nodes(level.style().nodes);
+                    let r = choose_move(&mut Searcher::new(2), &p, &[], level, limits, &mut rng);
+                    r.best.unwrap().to_string().starts_with("5e5c")
+                })
+                .count()
+        };
+        let beginner = takes(Level::Beginner);
+        assert!((3..=40).contains(&beginner), "Beginner took {beginner} times in 100");
+        assert_eq!(takes(Level::Easy), 0);
     }
 
     #[test]

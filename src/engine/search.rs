@@ -695,7 +695,9 @@ impl Searcher {
     }
 
     /// Scores every legal move at `pos` with a search of `depth - 1` plies
-    /// after it (full window), for the weaker levels and for analysis.
+    /// after it (full window), for the weaker levels and for analysis; at
+    /// `depth` 0 by the static evaluation after the move, as a player who
+    /// does not look at the answers at all.
     pub fn score_root_moves(
         &mut self,
         pos: &Position,
@@ -718,7 +720,12 @@ impl Searcher {
                 in_check: pos.in_check(),
             });
             self.frames[0].moved = piece_to(pos, mv);
-            let s = -self.negamax(&next, depth.saturating_sub(1) as i32, -INF, INF, 1, true);
+            let s = if depth == 0 {
+                self.nodes += 1;
+                -self.evaluate(&next, 1)
+            } else {
+                -self.negamax(&next, depth as i32 - 1, -INF, INF, 1, true)
+            };
             self.path.pop();
             if self.aborted {
                 break;
@@ -1619,6 +1626,20 @@ mod tests {
                 assert!(legal.contains(&c.mv), "{}", c.mv);
             }
         }
+    }
+
+    #[test]
+    fn depth_zero_scores_a_move_without_its_answers() {
+        // Rook takes the silver that the gold defends.
+        let p = Position::from_sfen("4k4/4g4/4s4/9/4R4/9/9/9/4K4 b - 1").unwrap();
+        let score = |depth| {
+            let scored = Searcher::new(2).score_root_moves(&p, depth, Limits::default());
+            assert_eq!(scored.len(), p.legal_moves().len());
+            scored.into_iter().find(|(m, _)| m.to_string() == "5e5c").unwrap().1
+        };
+        let (blind, seeing) = (score(0), score(1));
+        assert!(blind > 200, "{blind}");
+        assert!(seeing < blind - 500, "{seeing} against {blind}");
     }
 
     #[test]
