@@ -165,10 +165,10 @@ pub fn choose_move(
     } else {
         style.depth
     };
-    let scored = searcher.score_root_moves(pos, depth, limits.clone());
+    let scored = searcher.score_root_moves(pos, history, depth, limits.clone());
     let scored: Vec<(Move, i32)> = if scored.is_empty() {
         // Out of budget before the first move was scored: shallow fallback.
-        searcher.score_root_moves(pos, 1, Limits::default())
+        searcher.score_root_moves(pos, history, 1, Limits::default())
     } else {
         scored
     };
@@ -250,8 +250,47 @@ mod tests {
                 .count()
         };
         let beginner = takes(Level::Beginner);
-        assert!((3..=40).contains(&beginner), "Beginner took {beginner} times in 100");
+        assert!(
+            (3..=40).contains(&beginner),
+            "Beginner took {beginner} times in 100"
+        );
         assert_eq!(takes(Level::Easy), 0);
+    }
+
+    #[test]
+    fn weak_levels_judge_a_perpetual_check_by_the_game_history() {
+        // From a Medium–Easy match: Gote, far ahead, checked with the horse
+        // to and fro, and the fourth repetition lost it the game.
+        let mut p = Position::from_sfen(
+            "r7l/2g1k4/4p1ngp/p1p1s+bpp1/1N7/2PP2P1P/1P1SsP3/1K1+b5/L4+r3 w SP2g2n2l5p 110",
+        )
+        .unwrap();
+        let mut history = Vec::new();
+        for m in "6h7i 8h7g 7i6h 7g8h 6h7i 8h7g 7i6h 7g8h 6h7i 8h7g 7i6h 7g8h".split(' ') {
+            history.push((p.key(), p.in_check()));
+            p = p.after(Move::from_usi(m).unwrap());
+        }
+        let check = |history: &[(u64, bool)]| {
+            let scored = Searcher::new(2).score_root_moves(&p, history, 3, Limits::nodes(300_000));
+            scored
+                .into_iter()
+                .find(|(m, _)| m.to_string() == "6h7i")
+                .unwrap()
+                .1
+        };
+        // Without the game's history the check looks as good as the rest of
+        // a won game; with it, it is the loss it is.
+        assert!(check(&[]) > 1000, "{}", check(&[]));
+        assert!(check(&history) < -20_000, "{}", check(&history));
+        for level in [Level::Beginner, Level::Easy, Level::Medium] {
+            for seed in 0..3 {
+                let mut rng = fastrand::Rng::with_seed(seed);
+                let limits = Limits::nodes(level.style().nodes);
+                let mut s = Searcher::new(2);
+                let r = choose_move(&mut s, &p, &history, level, limits, &mut rng);
+                assert_ne!(r.best.unwrap().to_string(), "6h7i", "{level:?} seed {seed}");
+            }
+        }
     }
 
     #[test]

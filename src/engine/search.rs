@@ -563,12 +563,7 @@ impl Searcher {
         self.nodes = 0;
         self.aborted = false;
         self.seldepth = 0;
-        self.path.clear();
-        self.path.extend(
-            history
-                .iter()
-                .map(|&(key, in_check)| PathEntry { key, in_check }),
-        );
+        self.start_path(history);
         for h in &mut self.history {
             *h /= 4;
         }
@@ -695,12 +690,15 @@ impl Searcher {
     }
 
     /// Scores every legal move at `pos` with a search of `depth - 1` plies
-    /// after it (full window), for the weaker levels and for analysis; at
+    /// after it (full window), for the weaker levels and for analysis;
+    /// `history` as for [`Searcher::search`], so that a repetition, and a
+    /// perpetual check above all, is judged as the rules do. At
     /// `depth` 0 by the static evaluation after the move, as a player who
     /// does not look at the answers at all.
     pub fn score_root_moves(
         &mut self,
         pos: &Position,
+        history: &[(u64, bool)],
         depth: u32,
         limits: Limits,
     ) -> Vec<(Move, i32)> {
@@ -708,7 +706,7 @@ impl Searcher {
         self.node_limit = self.limits.nodes.unwrap_or(u64::MAX);
         self.nodes = 0;
         self.aborted = false;
-        self.path.clear();
+        self.start_path(history);
         self.selective = false;
         self.nn.root(pos);
         let mut out = Vec::new();
@@ -760,6 +758,17 @@ impl Searcher {
             Some(e) => e,
             None => self.evaluate(pos, ply),
         }
+    }
+
+    /// Starts the line of play from the root with the game's earlier
+    /// positions, oldest first, for [`Searcher::repetition`].
+    fn start_path(&mut self, history: &[(u64, bool)]) {
+        self.path.clear();
+        self.path.extend(
+            history
+                .iter()
+                .map(|&(key, in_check)| PathEntry { key, in_check }),
+        );
     }
 
     /// Nodes searched by the last search.
@@ -1633,9 +1642,13 @@ mod tests {
         // Rook takes the silver that the gold defends.
         let p = Position::from_sfen("4k4/4g4/4s4/9/4R4/9/9/9/4K4 b - 1").unwrap();
         let score = |depth| {
-            let scored = Searcher::new(2).score_root_moves(&p, depth, Limits::default());
+            let scored = Searcher::new(2).score_root_moves(&p, &[], depth, Limits::default());
             assert_eq!(scored.len(), p.legal_moves().len());
-            scored.into_iter().find(|(m, _)| m.to_string() == "5e5c").unwrap().1
+            scored
+                .into_iter()
+                .find(|(m, _)| m.to_string() == "5e5c")
+                .unwrap()
+                .1
         };
         let (blind, seeing) = (score(0), score(1));
         assert!(blind > 200, "{blind}");
