@@ -14,7 +14,10 @@ perspectives. Model, as the engine computes it (float here, integers there):
 fitted by Adam on the squared error against
 lam * sigmoid(score / K) + (1 - lam) * result. The output weights start at
 0, so training starts from the linear evaluation exactly; every row is also
-used mirrored left to right (the rules are symmetric). The last `--holdout`
+used mirrored left to right (the rules are symmetric). With `--king` the
+network also sees every piece on the board from each king (version 2 of
+nn.bin): those inputs are derived here from the pieces' squares in the
+records, exactly as nn::Net::refresh lights them. The last `--holdout`
 of the rows (whole games, as the files are in game order) is held out; the
 epoch with the lowest held-out loss of the *quantized* network is written.
 
@@ -35,6 +38,11 @@ ONE = 64  # hidden scale in the engine
 OUT = 100.0  # output scale (centipawns) of the float model
 K = 600.0
 W1_CLIP = 4.0  # |W1| <= 4 keeps the i16 sums of 40 inputs far from overflow
+KING = 7  # PieceKind::King.index()
+OFFSETS = 17 * 17  # a square's offset from a king, -8..=8 files by -8..=8 ranks
+KING_FEATURES = 2 * 14 * OFFSETS  # owner x kind x offset, for one king
+FEATURES_KING = FEATURES + 2 * KING_FEATURES  # version 2: from our king, then theirs
+W1_CLIP_KING = 3.5  # 118 lit inputs: |sum| <= 3.5 * 64 * 118 + |b1| < 32768
 
 REC = np.dtype([
     ("score", "<i2"), ("lin", "<i2"), ("res", "u1"), ("pad", "u1"),
@@ -56,18 +64,39 @@ def sig(x):
     return 1.0 / (1.0 + np.exp(-x))
 
 
-def csr(idx):
-    n = idx.shape[0]
+def with_kings(idx):
+    """A version-1 record's inputs (n x ACTIVE, padded with FEATURES) -> the
+    inputs of a version-2 network (padded with FEATURES_KING): each input as
+    is, then each piece on the board but the king itself as seen from the
+    viewing side's king and from the other king (nn::king_input)."""
+    board = idx < BOARD
+    own = idx // (14 * 81)
+    kind = (idx // 81) % 14
+    sq = idx % 81
+    f, r = sq // 9, sq % 9
+    out = [np.where(idx >= FEATURES, FEATURES_KING, idx).astype(np.int32)]
+    for block, owner in enumerate([0, 1]):
+        k = np.where(board & (own == owner) & (kind == KING), sq, -1).max(axis=1)[:, None]
+        offset = (f - k // 9 + 8) * 17 + (r - k % 9 + 8)
+        rel = FEATURES + block * KING_FEATURES + (own * 14 + kind) * OFFSETS + offset
+        out.append(np.where(board & (k >= 0) & (sq != k), rel, FEATURES_KING).astype(np.int32))
+    return np.concatenate(out, axis=1)
+
+
+def csr(idx, nf):
+    n, width = idx.shape
     data = np.ones(idx.size, dtype=np.float32)
-    indptr = np.arange(0, idx.size + 1, ACTIVE)
+    indptr = np.arange(0, idx.size + 1, width)
     return sp.csr_matrix((data, idx.ravel().astype(np.int32), indptr),
-                         shape=(n, FEATURES + 1))
+                         shape=(n, nf + 1))
 
 
 class Model:
-    def __init__(self, hidden, rng):
-        self.W1 = (rng.standard_normal((FEATURES + 1, hidden)) * 0.05).astype(np.float32)
-        self.W1[FEATURES] = 0
+    def __init__(self, hidden, rng, nf):
+        self.nf = nf
+        self.W1 = (rng.standard_normal((nf + 1, hidden)) * 0.05).astype(np.float32)
+        self.W1[FEATURES:] *= 0.4  # the king-relative inputs, 80 of the 120
+        self.W1[nf] = 0
         self.b1 = np.full(hidden, 0.5, dtype=np.float32)
         self.w2 = np.zeros(2 * hidden, dtype=np.float32)
         self.b2 = np.zeros(1, dtype=np.float32)
@@ -85,7 +114,7 @@ class Model:
         return y, (au, at, hu, ht)
 
     def quantized(self):
-        w1 = np.clip(np.round(self.W1[:FEATURES] * ONE), -32767, 32767).astype(np.int16)
+        w1 = np.clip(np.round(self.W1[:self.nf] * ONE), -32767, 32767).astype(np.int16)
         b1 = np.clip(np.round(self.b1 * ONE), -32767, 32767).astype(np.int16)
         w2 = np.round(self.w2 * OUT * ONE).astype(np.int32)
         b2 = np.int32(np.round(self.b2[0] * OUT))
@@ -97,19 +126,24 @@ def quantized_forward(q, us, them):
     w1, b1, w2, b2 = q
     w1p = np.vstack([w1, np.zeros((1, w1.shape[1]), np.int16)]).astype(np.int32)
     h = w1.shape[1]
-    au = w1p[us].sum(axis=1) + b1
-    at = w1p[them].sum(axis=1) + b1
-    # i16 wrapping never happens with |W1| <= 4 (checked below)
-    assert np.abs(au).max() < 32768 and np.abs(at).max() < 32768
-    s = np.clip(au, 0, ONE) @ w2[:h].astype(np.int64) + np.clip(at, 0, ONE) @ w2[h:].astype(np.int64)
-    return b2 + np.floor_divide(s, ONE * ONE)
+    out = []
+    for i in range(0, len(us), 8192):
+        au = w1p[us[i:i + 8192]].sum(axis=1) + b1
+        at = w1p[them[i:i + 8192]].sum(axis=1) + b1
+        # i16 wrapping never happens with the W1 clip (checked here)
+        assert np.abs(au).max() < 32768 and np.abs(at).max() < 32768
+        s = (np.clip(au, 0, ONE) @ w2[:h].astype(np.int64)
+             + np.clip(at, 0, ONE) @ w2[h:].astype(np.int64))
+        out.append(b2 + np.floor_divide(s, ONE * ONE))
+    return np.concatenate(out)
 
 
 def write_net(path, q):
     w1, b1, w2, b2 = q
+    version = 2 if w1.shape[0] == FEATURES_KING else 1
     with open(path, "wb") as f:
         f.write(b"KMDN")
-        f.write(struct.pack("<III", 1, FEATURES, w1.shape[1]))
+        f.write(struct.pack("<III", version, w1.shape[0], w1.shape[1]))
         f.write(w1.astype("<i2").tobytes())
         f.write(b1.astype("<i2").tobytes())
         f.write(w2.astype("<i4").tobytes())
@@ -131,6 +165,8 @@ def main():
     ap.add_argument("--holdout", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-mirror", action="store_true")
+    ap.add_argument("--king", action="store_true",
+                    help="also see the pieces from each king (version 2 of nn.bin)")
     ap.add_argument("--check", action="append", default=[],
                     help="records labelled by another engine (data/tune/ through net-rows): "
                          "report how well the linear evaluation alone and with the network "
@@ -150,6 +186,8 @@ def main():
     res = recs["res"].astype(np.float32) / 2
     target = args.lam * sig(score / K) + (1 - args.lam) * res
 
+    nf = FEATURES_KING if args.king else FEATURES
+    lift = with_kings if args.king else (lambda idx: idx)
     tr_us, tr_them, tr_lin, tr_t = us[:cut], them[:cut], lin[:cut], target[:cut]
     if not args.no_mirror:
         m = mirror_table()
@@ -157,23 +195,26 @@ def main():
         tr_them = np.concatenate([tr_them, m[tr_them]])
         tr_lin = np.concatenate([tr_lin, tr_lin])
         tr_t = np.concatenate([tr_t, tr_t])
-    xu_all, xt_all = csr(tr_us), csr(tr_them)
+    xu_all, xt_all = csr(lift(tr_us), nf), csr(lift(tr_them), nf)
+    del tr_us, tr_them
     ho = slice(cut, n)
+    ho_us, ho_them = lift(us[ho]), lift(them[ho])
     ho_lin, ho_t = lin[ho], target[ho]
 
     def ho_loss_float(model):
-        y, _ = model.forward(csr(us[ho]), csr(them[ho]))
+        y, _ = model.forward(csr(ho_us, nf), csr(ho_them, nf))
         return float(np.mean((sig((ho_lin + y) / K) - ho_t) ** 2))
 
     def ho_loss_quant(q):
-        y = quantized_forward(q, us[ho], them[ho]).astype(np.float32)
+        y = quantized_forward(q, ho_us, ho_them).astype(np.float32)
         return float(np.mean((sig((ho_lin + y) / K) - ho_t) ** 2))
 
     base = float(np.mean((sig(ho_lin / K) - ho_t) ** 2))
     print(f"held-out loss of the linear evaluation alone: {base:.6f}", file=sys.stderr)
 
     rng = np.random.default_rng(args.seed)
-    model = Model(args.hidden, rng)
+    model = Model(args.hidden, rng, nf)
+    w1_clip = W1_CLIP_KING if args.king else W1_CLIP
     params = model.params()
     m1 = [np.zeros_like(p) for p in params]
     m2 = [np.zeros_like(p) for p in params]
@@ -207,8 +248,8 @@ def main():
                 mh = m1[i] / (1 - b1c ** step)
                 vh = m2[i] / (1 - b2c ** step)
                 prm -= (args.lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
-            np.clip(model.W1, -W1_CLIP, W1_CLIP, out=model.W1)
-            model.W1[FEATURES] = 0
+            np.clip(model.W1, -w1_clip, w1_clip, out=model.W1)
+            model.W1[nf] = 0
         q = model.quantized()
         lq = ho_loss_quant(q)
         print(f"epoch {epoch}: fit {total / ntr:.6f}  held out {ho_loss_float(model):.6f}"
@@ -224,7 +265,8 @@ def main():
         clin = c["lin"].astype(np.float32)
         rows = [("linear alone", clin)]
         if best[1] is not None:
-            y = quantized_forward(best[1], c["us"].astype(np.int64), c["them"].astype(np.int64))
+            y = quantized_forward(best[1], lift(c["us"].astype(np.int64)),
+                                  lift(c["them"].astype(np.int64)))
             rows.append(("with the network", clin + y.astype(np.float32)))
         for name, e in rows:
             p = sig(e / K)

@@ -16,6 +16,13 @@
 //! `nn.bin` next to this file; quantized to integers, so the evaluation is
 //! exact and the same on every machine.
 //!
+//! A network of version 2 has more inputs: every piece on the board also
+//! lights one input for where it stands from each king (owner, kind and the
+//! offset in files and ranks from that king, seen from `P`), the pieces of
+//! the king's guard and of an attack on it wherever the king is. A king move
+//! moves every such input of both views, so those views are summed again
+//! ([`Net::needs_refresh`]); the other moves change at most six inputs a view.
+//!
 //! Only standard 9×9 positions are corrected; minishogi keeps the linear
 //! evaluation.
 
@@ -32,10 +39,21 @@ const HAND_MAX: [usize; 7] = [18, 4, 4, 4, 4, 2, 2];
 const HAND_START: [usize; 7] = [0, 18, 22, 26, 30, 34, 36];
 /// Inputs for one owner's hand.
 const HAND_FEATURES: usize = 38;
-/// Number of inputs.
+/// Number of inputs of a network of version 1 (pieces and hands only).
 pub const FEATURES: usize = BOARD_FEATURES + 2 * HAND_FEATURES;
 /// Lit inputs of a standard position (one per piece).
 pub const ACTIVE: usize = 40;
+/// Offsets of a square from a king: −8..=8 files by −8..=8 ranks.
+const OFFSETS: usize = 17 * 17;
+/// Inputs for the pieces on the board seen from one king: owner × kind ×
+/// offset.
+const KING_FEATURES: usize = 2 * 14 * OFFSETS;
+/// Number of inputs of a network of version 2: those of version 1, then
+/// the pieces seen from the viewing side's king, then from the other king.
+pub const FEATURES_KING: usize = FEATURES + 2 * KING_FEATURES;
+/// Lit inputs of a version-2 network at most: one per piece, and one per
+/// piece on the board for each king but the king itself.
+const MAX_LIT: usize = ACTIVE + 2 * (ACTIVE - 1);
 /// Hidden units per perspective: the widest network this build reads (the
 /// shipped one's width, since every unit costs the search's updates). A
 /// file with fewer units is padded with units whose weights are all zero,
@@ -69,7 +87,9 @@ pub fn enabled() -> bool {
 
 /// The weights, quantized.
 pub struct Net {
-    /// `FEATURES × HIDDEN`, input-major.
+    /// Whether the pieces are also seen from the kings (version 2).
+    king: bool,
+    /// `features × HIDDEN`, input-major ([`FEATURES`] or [`FEATURES_KING`]).
     w1: Vec<i16>,
     b1: [i16; HIDDEN],
     /// Output weights for the side to move's units, then the other side's,
@@ -82,12 +102,15 @@ pub struct Net {
 /// The magic and version at the start of `nn.bin`.
 const MAGIC: &[u8; 4] = b"KMDN";
 const VERSION: u32 = 1;
+/// The version of a network with king-relative inputs.
+const VERSION_KING: u32 = 2;
 
 impl Net {
     /// Parses the format `scripts/nn/train.py` writes: `KMDN`, version,
     /// features, hidden `h` (u32 each), then W1 (i16, input-major, `h` a
     /// row), b1 (`h` i16), w2 (`2h` i32: the side to move's units, then the
     /// other side's), b2 (i32), all little-endian; `h` is at most [`HIDDEN`].
+    /// Version 1 has [`FEATURES`] inputs, version 2 [`FEATURES_KING`].
     ///
     /// # Errors
     /// The bytes are not a network of this shape.
@@ -98,13 +121,18 @@ impl Net {
         }
         let version = r.u32()?;
         let (f, h) = (r.u32()? as usize, r.u32()? as usize);
-        if version != VERSION || f != FEATURES || !(1..=HIDDEN).contains(&h) {
+        let shape_ok = matches!(
+            (version, f),
+            (VERSION, FEATURES) | (VERSION_KING, FEATURES_KING)
+        );
+        if !shape_ok || !(1..=HIDDEN).contains(&h) {
             return Err(format!(
-                "network version {version}, {f}×{h}; this build reads version {VERSION}, {FEATURES}×(1..={HIDDEN})"
+                "network version {version}, {f}×{h}; this build reads version {VERSION}, \
+                 {FEATURES}×(1..={HIDDEN}) and version {VERSION_KING}, {FEATURES_KING}×(1..={HIDDEN})"
             ));
         }
         // Units `h..HIDDEN` stay zero: no input, no bias, no output weight.
-        let mut w1 = vec![0i16; FEATURES * HIDDEN];
+        let mut w1 = vec![0i16; f * HIDDEN];
         for row in w1.chunks_exact_mut(HIDDEN) {
             for w in &mut row[..h] {
                 *w = r.i16()?;
@@ -124,14 +152,20 @@ impl Net {
         if r.at != bytes.len() {
             return Err("trailing bytes after the network".into());
         }
-        Ok(Net { w1, b1, w2, b2 })
+        Ok(Net {
+            king: version == VERSION_KING,
+            w1,
+            b1,
+            w2,
+            b2,
+        })
     }
 
     /// The hidden layer for one perspective's lit inputs.
     #[inline]
-    fn hidden(&self, lit: &[u16; ACTIVE], n: usize) -> [i16; HIDDEN] {
+    fn hidden(&self, lit: &[u16]) -> [i16; HIDDEN] {
         let mut acc = self.b1;
-        for &f in &lit[..n] {
+        for &f in lit {
             let row = &self.w1[f as usize * HIDDEN..f as usize * HIDDEN + HIDDEN];
             for (a, &w) in acc.iter_mut().zip(row) {
                 *a = a.wrapping_add(w);
@@ -201,15 +235,42 @@ pub fn correction(pos: &Position) -> i32 {
     }
 }
 
+/// `sq` as `persp` sees it (the board turned for Gote).
+#[inline]
+fn seen(persp: Color, sq: Square) -> Square {
+    match persp {
+        Color::Sente => sq,
+        Color::Gote => sq.rotate(9),
+    }
+}
+
 /// The input of a piece of `owner`'s `kind` on `sq`, seen from `persp`.
 #[inline]
 fn board_input(persp: Color, owner: Color, kind: PieceKind, sq: Square) -> usize {
     let own = usize::from(owner != persp);
-    let sq = match persp {
-        Color::Sente => sq,
-        Color::Gote => sq.rotate(9),
-    };
-    (own * 14 + kind.index()) * 81 + sq.index()
+    (own * 14 + kind.index()) * 81 + seen(persp, sq).index()
+}
+
+/// The input of a piece of `owner`'s `kind` on `sq` seen from the king on
+/// `king` (`mine`: the viewing side's king, else the other one), both seen
+/// from `persp`; `None` for the king itself.
+#[inline]
+fn king_input(
+    persp: Color,
+    mine: bool,
+    king: Square,
+    owner: Color,
+    kind: PieceKind,
+    sq: Square,
+) -> Option<usize> {
+    if sq == king {
+        return None;
+    }
+    let (s, k) = (seen(persp, sq).index(), seen(persp, king).index());
+    let offset = (s / 9 + 8 - k / 9) * 17 + (s % 9 + 8 - k % 9);
+    let own = usize::from(owner != persp);
+    let block = FEATURES + usize::from(!mine) * KING_FEATURES;
+    Some(block + (own * 14 + kind.index()) * OFFSETS + offset)
 }
 
 /// The input of the `nth` (0-based) piece of hand kind number `h` in
@@ -220,7 +281,7 @@ fn hand_input(persp: Color, owner: Color, h: usize, nth: usize) -> Option<usize>
     (nth < HAND_MAX[h]).then(|| BOARD_FEATURES + own * HAND_FEATURES + HAND_START[h] + nth)
 }
 
-/// One input, independent of the view.
+/// One piece's part of the inputs, independent of the view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Input {
     /// A piece of this owner and kind on this square.
@@ -229,22 +290,47 @@ enum Input {
     Hand(Color, u8, u8),
 }
 
+/// Where both kings stand, by [`Color::index`].
+type Kings = [Option<Square>; 2];
+
 impl Input {
+    /// Calls `f` with each input this piece lights from `persp`: its own,
+    /// and with `kings` (a version-2 network) one for each king it is not.
     #[inline]
-    fn index(self, persp: Color) -> Option<usize> {
+    fn each(self, persp: Color, kings: Option<&Kings>, mut f: impl FnMut(usize)) {
         match self {
-            Input::Board(owner, kind, sq) => Some(board_input(persp, owner, kind, sq)),
-            Input::Hand(owner, h, n) => hand_input(persp, owner, usize::from(h), usize::from(n)),
+            Input::Board(owner, kind, sq) => {
+                f(board_input(persp, owner, kind, sq));
+                for (king, mine) in kings
+                    .into_iter()
+                    .flat_map(|k| [(k[persp.index()], true), (k[(!persp).index()], false)])
+                {
+                    if let Some(i) = king.and_then(|k| king_input(persp, mine, k, owner, kind, sq))
+                    {
+                        f(i);
+                    }
+                }
+            }
+            Input::Hand(owner, h, n) => {
+                if let Some(i) = hand_input(persp, owner, usize::from(h), usize::from(n)) {
+                    f(i);
+                }
+            }
         }
     }
 }
 
-/// The inputs a move turns off and on (at most two each), recorded when the
-/// search makes the move and applied only if the position is evaluated.
+/// The inputs a move turns off and on (at most two pieces each), recorded
+/// when the search makes the move and applied only if the position is
+/// evaluated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Change {
     sub: [Option<Input>; 2],
     add: [Option<Input>; 2],
+    /// Where the kings stand before (and, unless `king_moved`, after) it.
+    kings: Kings,
+    /// Whether the move is a king's.
+    king_moved: bool,
 }
 
 impl Change {
@@ -252,7 +338,10 @@ impl Change {
     #[must_use]
     pub fn of(pos: &Position, mv: Move) -> Change {
         let me = pos.side_to_move();
-        let mut c = Change::default();
+        let mut c = Change {
+            kings: [pos.king_square(Color::Sente), pos.king_square(Color::Gote)],
+            ..Change::default()
+        };
         match mv {
             Move::Drop { kind, to } => {
                 let n = pos.hand(me).count(kind);
@@ -265,6 +354,7 @@ impl Change {
                 let Some(piece) = pos.piece_at(from) else {
                     return c;
                 };
+                c.king_moved = piece.kind == PieceKind::King;
                 c.sub[0] = Some(Input::Board(me, piece.kind, from));
                 let kind = if promote {
                     piece.kind.promote().unwrap_or(piece.kind)
@@ -302,16 +392,39 @@ impl Default for Accumulator {
 }
 
 impl Net {
+    /// Whether this network has king-relative inputs (version 2).
+    #[must_use]
+    pub fn king_relative(&self) -> bool {
+        self.king
+    }
+
     /// The accumulator of `pos`, summed from scratch.
     #[must_use]
     pub fn refresh(&self, pos: &Position) -> Accumulator {
         let mut views = [[0i16; HIDDEN]; 2];
-        let mut lit = [0u16; ACTIVE];
+        let mut lit = [0u16; MAX_LIT];
         for persp in [Color::Sente, Color::Gote] {
-            let n = active(pos, persp, &mut lit);
-            views[persp.index()] = self.hidden(&lit, n);
+            let n = self.lit(pos, persp, &mut lit);
+            views[persp.index()] = self.hidden(&lit[..n]);
         }
         Accumulator { views }
+    }
+
+    /// Writes the inputs `pos` lights from `persp` for this network into
+    /// `out` and returns how many there are.
+    fn lit(&self, pos: &Position, persp: Color, out: &mut [u16; MAX_LIT]) -> usize {
+        let mut n = 0;
+        let kings = [pos.king_square(Color::Sente), pos.king_square(Color::Gote)];
+        let kings = self.king.then_some(&kings);
+        each_piece(pos, persp, |input| {
+            input.each(persp, kings, |i| {
+                if n < MAX_LIT {
+                    out[n] = i as u16;
+                    n += 1;
+                }
+            });
+        });
+        n
     }
 
     #[inline]
@@ -322,28 +435,40 @@ impl Net {
         }
     }
 
+    /// Whether the accumulator after `change` must be summed from scratch
+    /// ([`Net::refresh`]) rather than updated ([`Net::apply`]): a king's
+    /// move, for a network that sees the pieces from the kings.
+    #[must_use]
+    pub fn needs_refresh(&self, change: &Change) -> bool {
+        self.king && change.king_moved
+    }
+
     /// The accumulator after `mv` is played in `pos` (whose accumulator is
     /// `acc`); `mv` must be legal there.
     #[must_use]
     pub fn after(&self, acc: &Accumulator, pos: &Position, mv: Move) -> Accumulator {
-        self.apply(acc, &Change::of(pos, mv))
+        let change = Change::of(pos, mv);
+        if self.needs_refresh(&change) {
+            self.refresh(&pos.after(mv))
+        } else {
+            self.apply(acc, &change)
+        }
     }
 
-    /// `acc` with `change` applied.
+    /// `acc` with `change` applied; not for a change that
+    /// [`Net::needs_refresh`].
     #[must_use]
     pub fn apply(&self, acc: &Accumulator, change: &Change) -> Accumulator {
+        debug_assert!(!self.needs_refresh(change));
+        let kings = self.king.then_some(&change.kings);
         let mut next = *acc;
         for persp in [Color::Sente, Color::Gote] {
             let view = &mut next.views[persp.index()];
             for input in change.sub.iter().flatten() {
-                if let Some(i) = input.index(persp) {
-                    self.add(view, i, -1);
-                }
+                input.each(persp, kings, |i| self.add(view, i, -1));
             }
             for input in change.add.iter().flatten() {
-                if let Some(i) = input.index(persp) {
-                    self.add(view, i, 1);
-                }
+                input.each(persp, kings, |i| self.add(view, i, 1));
             }
         }
         next
@@ -361,35 +486,38 @@ impl Net {
     }
 }
 
-/// Writes the lit inputs of `pos` seen from `persp` into `out` and returns
-/// how many there are (at most [`ACTIVE`]; fewer only for positions with
-/// pieces missing).
-pub fn active(pos: &Position, persp: Color, out: &mut [u16; ACTIVE]) -> usize {
-    let mut n = 0;
+/// Calls `f` with every piece of `pos`, `persp`'s first, board before hand.
+fn each_piece(pos: &Position, persp: Color, mut f: impl FnMut(Input)) {
     for owner in [persp, !persp] {
         for kind in PieceKind::ALL {
             for sq in pos.pieces(owner, kind) {
-                if n == ACTIVE {
-                    return n;
-                }
-                out[n] = board_input(persp, owner, kind, sq) as u16;
-                n += 1;
+                f(Input::Board(owner, kind, sq));
             }
         }
         let hand = pos.hand(owner);
         for (h, kind) in PieceKind::HAND.into_iter().enumerate() {
-            for nth in 0..usize::from(hand.count(kind)) {
-                let Some(i) = hand_input(persp, owner, h, nth) else {
-                    break;
-                };
-                if n == ACTIVE {
-                    return n;
-                }
-                out[n] = i as u16;
-                n += 1;
+            for nth in 0..hand.count(kind) {
+                f(Input::Hand(owner, h as u8, nth));
             }
         }
     }
+}
+
+/// Writes the lit inputs of `pos` seen from `persp` into `out` and returns
+/// how many there are (at most [`ACTIVE`]; fewer only for positions with
+/// pieces missing). These are a version-1 network's inputs, and all a
+/// training record keeps: the king-relative inputs of version 2 follow
+/// from them (`scripts/nn/train.py` derives them as [`Net::refresh`] does).
+pub fn active(pos: &Position, persp: Color, out: &mut [u16; ACTIVE]) -> usize {
+    let mut n = 0;
+    each_piece(pos, persp, |input| {
+        input.each(persp, None, |i| {
+            if n < ACTIVE {
+                out[n] = i as u16;
+                n += 1;
+            }
+        });
+    });
     n
 }
 
@@ -421,7 +549,7 @@ impl Reader<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     use crate::engine::eval::tests::turned;
@@ -563,6 +691,128 @@ mod tests {
                 .expect("a width this build cannot read");
             assert!(refused.contains("this build reads"), "{refused}");
         }
+    }
+
+    /// A network of either version with seeded weights of every sign, big
+    /// enough that most units are neither off nor full.
+    pub(crate) fn seeded(king: bool, seed: u64) -> Net {
+        let features = if king { FEATURES_KING } else { FEATURES };
+        let mut state = seed;
+        let mut next = move |range: i64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 33) as i64 % (2 * range + 1) - range) as i32
+        };
+        let w1 = (0..features * HIDDEN).map(|_| next(24) as i16).collect();
+        let b1 = std::array::from_fn(|_| (next(16) + 32) as i16);
+        let w2 = std::array::from_fn(|_| next(4000));
+        Net {
+            king,
+            w1,
+            b1,
+            w2,
+            b2: next(10),
+        }
+    }
+
+    #[test]
+    fn a_network_that_sees_the_pieces_from_the_kings_updates_exactly() {
+        // Every legal move of the seeded positions, king moves (which sum
+        // both views again) among them; and the same score for the position
+        // turned round with the other side to move.
+        let net = seeded(true, 7);
+        let plain = seeded(false, 7);
+        let mut kings = 0;
+        let mut differ = 0;
+        for pos in positions().iter().step_by(3) {
+            let turned = Position::from_sfen(&turned(&pos.to_sfen(), false)).unwrap();
+            assert_eq!(net.output(pos), net.output(&turned), "{}", pos.to_sfen());
+            differ += usize::from(net.output(pos) != plain.output(pos));
+            let acc = net.refresh(pos);
+            for mv in pos.legal_moves() {
+                let next = pos.after(mv);
+                let change = Change::of(pos, mv);
+                if net.needs_refresh(&change) {
+                    kings += 1;
+                    assert!(!plain.needs_refresh(&change));
+                } else {
+                    assert_eq!(
+                        net.apply(&acc, &change),
+                        net.refresh(&next),
+                        "{} {mv}",
+                        pos.to_sfen()
+                    );
+                }
+                assert_eq!(net.after(&acc, pos, mv), net.refresh(&next));
+            }
+        }
+        assert!(kings > 100, "{kings} king moves");
+        assert!(differ > 100, "the king-relative inputs count ({differ})");
+    }
+
+    #[test]
+    fn each_piece_lights_its_input_and_one_from_each_king_it_is_not() {
+        let net = seeded(true, 1);
+        let pos = Position::from_sfen("4k4/9/9/9/4G4/9/9/9/4K4 b P 1").unwrap();
+        let mut lit = [0u16; MAX_LIT];
+        let n = net.lit(&pos, Color::Sente, &mut lit);
+        // Kings, gold and pawn in hand: 4 inputs; the gold seen from both
+        // kings and each king from the other: 4 more.
+        assert_eq!(n, 8);
+        let gold = Square::new(5, 5).unwrap();
+        let (sente_king, gote_king) = (Square::new(5, 9).unwrap(), Square::new(5, 1).unwrap());
+        let gold_from_mine = king_input(
+            Color::Sente,
+            true,
+            sente_king,
+            Color::Sente,
+            PieceKind::Gold,
+            gold,
+        );
+        // Four ranks ahead of the king, same file: offset (0 + 8) * 17 + (-4 + 8).
+        assert_eq!(gold_from_mine, Some(FEATURES + 4 * OFFSETS + 8 * 17 + 4));
+        assert!(lit[..n].contains(&(gold_from_mine.unwrap() as u16)));
+        assert_eq!(
+            king_input(
+                Color::Sente,
+                true,
+                sente_king,
+                Color::Sente,
+                PieceKind::King,
+                sente_king
+            ),
+            None
+        );
+        // Gote sees the same gold as the other side's, four ranks past the
+        // other king (the board turned round), in the other king's block.
+        let from_gote = king_input(
+            Color::Gote,
+            false,
+            sente_king,
+            Color::Sente,
+            PieceKind::Gold,
+            gold,
+        );
+        assert_eq!(
+            from_gote,
+            Some(FEATURES + KING_FEATURES + (14 + 4) * OFFSETS + 8 * 17 + 12)
+        );
+        assert!(lit[..n].iter().all(|&i| usize::from(i) < FEATURES_KING));
+        let mut gote = [0u16; MAX_LIT];
+        assert_eq!(net.lit(&pos, Color::Gote, &mut gote), n);
+        assert!(gote[..n].contains(&(from_gote.unwrap() as u16)));
+        assert!(gote[..n].contains(
+            &(king_input(
+                Color::Gote,
+                true,
+                gote_king,
+                Color::Sente,
+                PieceKind::Gold,
+                gold
+            )
+            .unwrap() as u16)
+        ));
     }
 
     #[test]

@@ -187,6 +187,9 @@ struct NnStack {
     net: Option<&'static nn::Net>,
     /// Overrides the process-wide switch ([`nn::enabled`]) when set.
     forced: Option<bool>,
+    /// A network used in place of [`nn::net`] (tests only).
+    #[cfg(test)]
+    pinned: Option<&'static nn::Net>,
     acc: Vec<nn::Accumulator>,
     /// Whether `acc[ply]` is up to date with the line.
     fresh: Vec<bool>,
@@ -199,6 +202,8 @@ impl NnStack {
         NnStack {
             net: None,
             forced: None,
+            #[cfg(test)]
+            pinned: None,
             acc: vec![nn::Accumulator::default(); MAX_PLY + 2],
             fresh: vec![false; MAX_PLY + 2],
             change: vec![None; MAX_PLY + 2],
@@ -208,18 +213,33 @@ impl NnStack {
     /// A new root.
     fn root(&mut self, pos: &Position) {
         let on = self.forced.unwrap_or_else(nn::enabled) && pos.variant() == Variant::Standard;
-        self.net = nn::net().filter(|_| on);
+        #[cfg(test)]
+        let net = self.pinned.or_else(nn::net);
+        #[cfg(not(test))]
+        let net = nn::net();
+        self.net = net.filter(|_| on);
         if let Some(net) = self.net {
             self.acc[0] = net.refresh(pos);
             self.fresh[0] = true;
         }
     }
 
-    /// `mv` is played in `pos` to reach ply `child` (`None`: a null move).
+    /// `mv` is played in `pos` to reach `next` at ply `child` (`None`: a
+    /// null move). A change the network cannot apply (a king's move, for a
+    /// network that sees the pieces from the kings) is summed from scratch
+    /// here.
     #[inline]
-    fn push(&mut self, child: usize, pos: &Position, mv: Option<Move>) {
-        if self.net.is_some() {
-            self.change[child] = mv.map(|m| nn::Change::of(pos, m));
+    fn push(&mut self, child: usize, pos: &Position, mv: Option<Move>, next: &Position) {
+        let Some(net) = self.net else {
+            return;
+        };
+        let change = mv.map(|m| nn::Change::of(pos, m));
+        if change.as_ref().is_some_and(|c| net.needs_refresh(c)) {
+            self.acc[child] = net.refresh(next);
+            self.change[child] = None;
+            self.fresh[child] = true;
+        } else {
+            self.change[child] = change;
             self.fresh[child] = false;
         }
     }
@@ -712,7 +732,7 @@ impl Searcher {
         let mut out = Vec::new();
         for mv in pos.legal_moves() {
             let next = pos.after(mv);
-            self.nn.push(1, pos, Some(mv));
+            self.nn.push(1, pos, Some(mv), &next);
             self.path.push(PathEntry {
                 key: pos.key(),
                 in_check: pos.in_check(),
@@ -1040,7 +1060,7 @@ impl Searcher {
                 let r = 3 + depth / 4 + ((eval - beta) / 150).min(3);
                 self.path.push(PathEntry { key, in_check });
                 self.frames[ply].moved = NO_MOVE;
-                self.nn.push(ply + 1, pos, None);
+                self.nn.push(ply + 1, pos, None, &passed);
                 self.null_ok = false;
                 let s = -self.negamax(&passed, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.null_ok = true;
@@ -1207,7 +1227,7 @@ impl Searcher {
 
             let next = pos.after(mv);
             self.tt.prefetch(next.key());
-            self.nn.push(ply + 1, pos, Some(mv));
+            self.nn.push(ply + 1, pos, Some(mv), &next);
             let gives_check = maybe_check && next.in_check();
             // Checks that do not lose the checking piece (or discover the
             // check) are searched a ply deeper.
@@ -1408,7 +1428,7 @@ impl Searcher {
             ordered.sort_unstable_by_key(|&(_, s)| -s);
             for (mv, _) in ordered {
                 let next = pos.after(mv);
-                self.nn.push(ply + 1, pos, Some(mv));
+                self.nn.push(ply + 1, pos, Some(mv), &next);
                 self.path.push(PathEntry { key, in_check });
                 self.frames[ply].moved = piece_to(pos, mv);
                 let s = -self.qsearch(&next, -beta, -alpha, ply + 1, qdepth + 1);
@@ -1481,7 +1501,7 @@ impl Searcher {
             }
             let next = pos.after(c.mv);
             self.tt.prefetch(next.key());
-            self.nn.push(ply + 1, pos, Some(c.mv));
+            self.nn.push(ply + 1, pos, Some(c.mv), &next);
             // Legality: our king must not be attacked afterwards.
             if let Some(k) = next.king_square(us) {
                 if next.is_attacked(k, them, next.occupied()) {
@@ -1619,6 +1639,25 @@ mod tests {
             differ += usize::from(a.score != b.score || a.pv != b.pv);
         }
         assert!(differ > 0);
+    }
+
+    #[test]
+    fn searches_with_a_king_relative_network_keep_its_sums_exact() {
+        // `evaluate` checks the accumulators against the sum from scratch at
+        // every node; king moves sum both views again as they are made.
+        let net: &'static nn::Net = Box::leak(Box::new(nn::tests::seeded(true, 3)));
+        for sfen in [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "ln3g3/4g1k1l/p2pspnp1/5sp1p/P1b1P2P1/BP1PS1P1P/2K2P3/3G3RL/L+p3G1NR b 2Psnp 63",
+            "4k4/9/4P4/9/9/9/9/9/4K4 b G2r 1",
+        ] {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let mut s = Searcher::new(1);
+            s.set_eval_net(Some(true));
+            s.nn.pinned = Some(net);
+            let r = s.search(&pos, &[], Limits::nodes(20_000), |_| {});
+            assert!(!r.pv.is_empty(), "{sfen}");
+        }
     }
 
     #[test]
