@@ -14,10 +14,11 @@ perspectives. Model, as the engine computes it (float here, integers there):
 fitted by Adam on the squared error against
 lam * sigmoid(score / K) + (1 - lam) * result. The output weights start at
 0, so training starts from the linear evaluation exactly; every row is also
-used mirrored left to right (the rules are symmetric). With `--king` the
-network also sees every piece on the board from each king (version 2 of
-nn.bin): those inputs are derived here from the pieces' squares in the
-records, exactly as nn::Net::refresh lights them. The last `--holdout`
+used mirrored left to right (the rules are symmetric). With `--king R` the
+network also sees every piece on the board within R files and ranks of a
+king from that king (version 2 of nn.bin): those inputs are derived here
+from the pieces' squares in the records, exactly as nn::Net::refresh lights
+them. The last `--holdout`
 of the rows (whole games, as the files are in game order) is held out; the
 epoch with the lowest held-out loss of the *quantized* network is written.
 
@@ -39,10 +40,17 @@ OUT = 100.0  # output scale (centipawns) of the float model
 K = 600.0
 W1_CLIP = 4.0  # |W1| <= 4 keeps the i16 sums of 40 inputs far from overflow
 KING = 7  # PieceKind::King.index()
-OFFSETS = 17 * 17  # a square's offset from a king, -8..=8 files by -8..=8 ranks
-KING_FEATURES = 2 * 14 * OFFSETS  # owner x kind x offset, for one king
-FEATURES_KING = FEATURES + 2 * KING_FEATURES  # version 2: from our king, then theirs
-W1_CLIP_KING = 3.5  # 118 lit inputs: |sum| <= 3.5 * 64 * 118 + |b1| < 32768
+W1_CLIP_KING = 3.5  # 118 lit inputs at most: |sum| <= 3.5 * 64 * 118 + |b1| < 32768
+
+
+def king_features(radius):
+    """Inputs for the pieces within `radius` of one king (nn::king_features)."""
+    return 2 * 14 * (2 * radius + 1) ** 2
+
+
+def features_king(radius):
+    """Inputs of a version-2 network: version 1's, then from our king, then theirs."""
+    return FEATURES + 2 * king_features(radius)
 
 REC = np.dtype([
     ("score", "<i2"), ("lin", "<i2"), ("res", "u1"), ("pad", "u1"),
@@ -64,22 +72,26 @@ def sig(x):
     return 1.0 / (1.0 + np.exp(-x))
 
 
-def with_kings(idx):
+def with_kings(idx, radius):
     """A version-1 record's inputs (n x ACTIVE, padded with FEATURES) -> the
-    inputs of a version-2 network (padded with FEATURES_KING): each input as
-    is, then each piece on the board but the king itself as seen from the
-    viewing side's king and from the other king (nn::king_input)."""
+    inputs of a version-2 network of this radius (padded with its number of
+    inputs): each input as is, then each piece on the board within `radius`
+    files and ranks of the viewing side's king and of the other king, but
+    the king itself, as seen from that king (nn::king_input)."""
+    nf = features_king(radius)
+    width = 2 * radius + 1
     board = idx < BOARD
     own = idx // (14 * 81)
     kind = (idx // 81) % 14
     sq = idx % 81
     f, r = sq // 9, sq % 9
-    out = [np.where(idx >= FEATURES, FEATURES_KING, idx).astype(np.int32)]
+    out = [np.where(idx >= FEATURES, nf, idx).astype(np.int32)]
     for block, owner in enumerate([0, 1]):
         k = np.where(board & (own == owner) & (kind == KING), sq, -1).max(axis=1)[:, None]
-        offset = (f - k // 9 + 8) * 17 + (r - k % 9 + 8)
-        rel = FEATURES + block * KING_FEATURES + (own * 14 + kind) * OFFSETS + offset
-        out.append(np.where(board & (k >= 0) & (sq != k), rel, FEATURES_KING).astype(np.int32))
+        df, dr = f - k // 9 + radius, r - k % 9 + radius
+        near = (df >= 0) & (df < width) & (dr >= 0) & (dr < width)
+        rel = FEATURES + block * king_features(radius) + ((own * 14 + kind) * width + df) * width + dr
+        out.append(np.where(board & (k >= 0) & (sq != k) & near, rel, nf).astype(np.int32))
     return np.concatenate(out, axis=1)
 
 
@@ -95,7 +107,7 @@ class Model:
     def __init__(self, hidden, rng, nf):
         self.nf = nf
         self.W1 = (rng.standard_normal((nf + 1, hidden)) * 0.05).astype(np.float32)
-        self.W1[FEATURES:] *= 0.4  # the king-relative inputs, 80 of the 120
+        self.W1[FEATURES:] *= 0.4  # the king-relative inputs: up to 78 more lit
         self.W1[nf] = 0
         self.b1 = np.full(hidden, 0.5, dtype=np.float32)
         self.w2 = np.zeros(2 * hidden, dtype=np.float32)
@@ -140,7 +152,7 @@ def quantized_forward(q, us, them):
 
 def write_net(path, q):
     w1, b1, w2, b2 = q
-    version = 2 if w1.shape[0] == FEATURES_KING else 1
+    version = 1 if w1.shape[0] == FEATURES else 2
     with open(path, "wb") as f:
         f.write(b"KMDN")
         f.write(struct.pack("<III", version, w1.shape[0], w1.shape[1]))
@@ -165,8 +177,9 @@ def main():
     ap.add_argument("--holdout", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-mirror", action="store_true")
-    ap.add_argument("--king", action="store_true",
-                    help="also see the pieces from each king (version 2 of nn.bin)")
+    ap.add_argument("--king", type=int, default=0, metavar="R",
+                    help="also see the pieces within R (1 to 8) files and ranks of each king "
+                         "from it (version 2 of nn.bin); 0: not (version 1)")
     ap.add_argument("--check", action="append", default=[],
                     help="records labelled by another engine (data/tune/ through net-rows): "
                          "report how well the linear evaluation alone and with the network "
@@ -186,8 +199,10 @@ def main():
     res = recs["res"].astype(np.float32) / 2
     target = args.lam * sig(score / K) + (1 - args.lam) * res
 
-    nf = FEATURES_KING if args.king else FEATURES
-    lift = with_kings if args.king else (lambda idx: idx)
+    if not 0 <= args.king <= 8:
+        ap.error("--king takes a radius from 1 to 8 (0: none)")
+    nf = features_king(args.king) if args.king else FEATURES
+    lift = (lambda idx: with_kings(idx, args.king)) if args.king else (lambda idx: idx)
     tr_us, tr_them, tr_lin, tr_t = us[:cut], them[:cut], lin[:cut], target[:cut]
     if not args.no_mirror:
         m = mirror_table()

@@ -16,10 +16,11 @@
 //! `nn.bin` next to this file; quantized to integers, so the evaluation is
 //! exact and the same on every machine.
 //!
-//! A network of version 2 has more inputs: every piece on the board also
-//! lights one input for where it stands from each king (owner, kind and the
-//! offset in files and ranks from that king, seen from `P`), the pieces of
-//! the king's guard and of an attack on it wherever the king is. A king move
+//! A network of version 2 has more inputs: every piece on the board within
+//! `r` files and ranks of a king (its radius, 1 to 8) also lights one input
+//! for where it stands from that king (owner, kind and the offset in files
+//! and ranks, seen from `P`), so the pieces of the king's guard and of an
+//! attack on it count wherever the king is. A king move
 //! moves every such input of both views, so those views are summed again
 //! ([`Net::needs_refresh`]); the other moves change at most six inputs a view.
 //!
@@ -43,14 +44,23 @@ const HAND_FEATURES: usize = 38;
 pub const FEATURES: usize = BOARD_FEATURES + 2 * HAND_FEATURES;
 /// Lit inputs of a standard position (one per piece).
 pub const ACTIVE: usize = 40;
-/// Offsets of a square from a king: −8..=8 files by −8..=8 ranks.
-const OFFSETS: usize = 17 * 17;
-/// Inputs for the pieces on the board seen from one king: owner × kind ×
-/// offset.
-const KING_FEATURES: usize = 2 * 14 * OFFSETS;
-/// Number of inputs of a network of version 2: those of version 1, then
-/// the pieces seen from the viewing side's king, then from the other king.
-pub const FEATURES_KING: usize = FEATURES + 2 * KING_FEATURES;
+/// The widest radius of a version-2 network: the whole board from any king.
+pub const MAX_RADIUS: usize = 8;
+
+/// Inputs for the pieces on the board within `radius` of one king: owner ×
+/// kind × offset (`2 radius + 1` files by as many ranks).
+#[must_use]
+pub const fn king_features(radius: usize) -> usize {
+    2 * 14 * (2 * radius + 1) * (2 * radius + 1)
+}
+
+/// Number of inputs of a network of version 2 and this radius: those of
+/// version 1, then the pieces seen from the viewing side's king, then from
+/// the other king.
+#[must_use]
+pub const fn features_king(radius: usize) -> usize {
+    FEATURES + 2 * king_features(radius)
+}
 /// Lit inputs of a version-2 network at most: one per piece, and one per
 /// piece on the board for each king but the king itself.
 const MAX_LIT: usize = ACTIVE + 2 * (ACTIVE - 1);
@@ -87,9 +97,10 @@ pub fn enabled() -> bool {
 
 /// The weights, quantized.
 pub struct Net {
-    /// Whether the pieces are also seen from the kings (version 2).
-    king: bool,
-    /// `features × HIDDEN`, input-major ([`FEATURES`] or [`FEATURES_KING`]).
+    /// How far from a king the pieces are also seen from it (version 2);
+    /// 0: not at all (version 1).
+    radius: usize,
+    /// `features × HIDDEN`, input-major ([`FEATURES`] or [`features_king`]).
     w1: Vec<i16>,
     b1: [i16; HIDDEN],
     /// Output weights for the side to move's units, then the other side's,
@@ -110,7 +121,8 @@ impl Net {
     /// features, hidden `h` (u32 each), then W1 (i16, input-major, `h` a
     /// row), b1 (`h` i16), w2 (`2h` i32: the side to move's units, then the
     /// other side's), b2 (i32), all little-endian; `h` is at most [`HIDDEN`].
-    /// Version 1 has [`FEATURES`] inputs, version 2 [`FEATURES_KING`].
+    /// Version 1 has [`FEATURES`] inputs, version 2 [`features_king`] of
+    /// its radius (1 to [`MAX_RADIUS`]), which the number tells.
     ///
     /// # Errors
     /// The bytes are not a network of this shape.
@@ -121,16 +133,20 @@ impl Net {
         }
         let version = r.u32()?;
         let (f, h) = (r.u32()? as usize, r.u32()? as usize);
-        let shape_ok = matches!(
-            (version, f),
-            (VERSION, FEATURES) | (VERSION_KING, FEATURES_KING)
-        );
-        if !shape_ok || !(1..=HIDDEN).contains(&h) {
+        let radius = match version {
+            VERSION if f == FEATURES => Some(0),
+            VERSION_KING => (1..=MAX_RADIUS).find(|&r| features_king(r) == f),
+            _ => None,
+        };
+        let Some(radius) = radius.filter(|_| (1..=HIDDEN).contains(&h)) else {
             return Err(format!(
                 "network version {version}, {f}×{h}; this build reads version {VERSION}, \
-                 {FEATURES}×(1..={HIDDEN}) and version {VERSION_KING}, {FEATURES_KING}×(1..={HIDDEN})"
+                 {FEATURES}×(1..={HIDDEN}) and version {VERSION_KING}, {}..={}×(1..={HIDDEN}) \
+                 for the radius 1..={MAX_RADIUS}",
+                features_king(1),
+                features_king(MAX_RADIUS)
             ));
-        }
+        };
         // Units `h..HIDDEN` stay zero: no input, no bias, no output weight.
         let mut w1 = vec![0i16; f * HIDDEN];
         for row in w1.chunks_exact_mut(HIDDEN) {
@@ -153,7 +169,7 @@ impl Net {
             return Err("trailing bytes after the network".into());
         }
         Ok(Net {
-            king: version == VERSION_KING,
+            radius,
             w1,
             b1,
             w2,
@@ -253,24 +269,29 @@ fn board_input(persp: Color, owner: Color, kind: PieceKind, sq: Square) -> usize
 
 /// The input of a piece of `owner`'s `kind` on `sq` seen from the king on
 /// `king` (`mine`: the viewing side's king, else the other one), both seen
-/// from `persp`; `None` for the king itself.
+/// from `persp`, for a network of this `radius`; `None` for the king itself
+/// and for a piece further than `radius` files or ranks from it.
 #[inline]
 fn king_input(
     persp: Color,
-    mine: bool,
-    king: Square,
+    radius: usize,
+    (mine, king): (bool, Square),
     owner: Color,
     kind: PieceKind,
     sq: Square,
 ) -> Option<usize> {
-    if sq == king {
+    let (s, k) = (seen(persp, sq).index(), seen(persp, king).index());
+    let (file, rank) = (
+        (s / 9 + radius).checked_sub(k / 9)?,
+        (s % 9 + radius).checked_sub(k % 9)?,
+    );
+    let width = 2 * radius + 1;
+    if sq == king || file >= width || rank >= width {
         return None;
     }
-    let (s, k) = (seen(persp, sq).index(), seen(persp, king).index());
-    let offset = (s / 9 + 8 - k / 9) * 17 + (s % 9 + 8 - k % 9);
     let own = usize::from(owner != persp);
-    let block = FEATURES + usize::from(!mine) * KING_FEATURES;
-    Some(block + (own * 14 + kind.index()) * OFFSETS + offset)
+    let block = FEATURES + usize::from(!mine) * king_features(radius);
+    Some(block + ((own * 14 + kind.index()) * width + file) * width + rank)
 }
 
 /// The input of the `nth` (0-based) piece of hand kind number `h` in
@@ -294,18 +315,23 @@ enum Input {
 type Kings = [Option<Square>; 2];
 
 impl Input {
-    /// Calls `f` with each input this piece lights from `persp`: its own,
-    /// and with `kings` (a version-2 network) one for each king it is not.
+    /// Calls `f` with each input this piece lights from `persp` in a
+    /// network of this `radius`: its own, and for a version-2 network one
+    /// for each king (standing on `kings`) it is near but not.
     #[inline]
-    fn each(self, persp: Color, kings: Option<&Kings>, mut f: impl FnMut(usize)) {
+    fn each(self, persp: Color, radius: usize, kings: &Kings, mut f: impl FnMut(usize)) {
         match self {
             Input::Board(owner, kind, sq) => {
                 f(board_input(persp, owner, kind, sq));
-                for (king, mine) in kings
-                    .into_iter()
-                    .flat_map(|k| [(k[persp.index()], true), (k[(!persp).index()], false)])
-                {
-                    if let Some(i) = king.and_then(|k| king_input(persp, mine, k, owner, kind, sq))
+                if radius == 0 {
+                    return;
+                }
+                for (mine, king) in [
+                    (true, kings[persp.index()]),
+                    (false, kings[(!persp).index()]),
+                ] {
+                    if let Some(i) =
+                        king.and_then(|k| king_input(persp, radius, (mine, k), owner, kind, sq))
                     {
                         f(i);
                     }
@@ -392,10 +418,11 @@ impl Default for Accumulator {
 }
 
 impl Net {
-    /// Whether this network has king-relative inputs (version 2).
+    /// How far from a king this network also sees the pieces from it: 0
+    /// for version 1, 1 to [`MAX_RADIUS`] for version 2.
     #[must_use]
-    pub fn king_relative(&self) -> bool {
-        self.king
+    pub fn king_radius(&self) -> usize {
+        self.radius
     }
 
     /// The accumulator of `pos`, summed from scratch.
@@ -415,9 +442,8 @@ impl Net {
     fn lit(&self, pos: &Position, persp: Color, out: &mut [u16; MAX_LIT]) -> usize {
         let mut n = 0;
         let kings = [pos.king_square(Color::Sente), pos.king_square(Color::Gote)];
-        let kings = self.king.then_some(&kings);
         each_piece(pos, persp, |input| {
-            input.each(persp, kings, |i| {
+            input.each(persp, self.radius, &kings, |i| {
                 if n < MAX_LIT {
                     out[n] = i as u16;
                     n += 1;
@@ -440,7 +466,7 @@ impl Net {
     /// move, for a network that sees the pieces from the kings.
     #[must_use]
     pub fn needs_refresh(&self, change: &Change) -> bool {
-        self.king && change.king_moved
+        self.radius > 0 && change.king_moved
     }
 
     /// The accumulator after `mv` is played in `pos` (whose accumulator is
@@ -460,15 +486,14 @@ impl Net {
     #[must_use]
     pub fn apply(&self, acc: &Accumulator, change: &Change) -> Accumulator {
         debug_assert!(!self.needs_refresh(change));
-        let kings = self.king.then_some(&change.kings);
         let mut next = *acc;
         for persp in [Color::Sente, Color::Gote] {
             let view = &mut next.views[persp.index()];
             for input in change.sub.iter().flatten() {
-                input.each(persp, kings, |i| self.add(view, i, -1));
+                input.each(persp, self.radius, &change.kings, |i| self.add(view, i, -1));
             }
             for input in change.add.iter().flatten() {
-                input.each(persp, kings, |i| self.add(view, i, 1));
+                input.each(persp, self.radius, &change.kings, |i| self.add(view, i, 1));
             }
         }
         next
@@ -511,7 +536,7 @@ fn each_piece(pos: &Position, persp: Color, mut f: impl FnMut(Input)) {
 pub fn active(pos: &Position, persp: Color, out: &mut [u16; ACTIVE]) -> usize {
     let mut n = 0;
     each_piece(pos, persp, |input| {
-        input.each(persp, None, |i| {
+        input.each(persp, 0, &[None, None], |i| {
             if n < ACTIVE {
                 out[n] = i as u16;
                 n += 1;
@@ -695,8 +720,12 @@ pub(crate) mod tests {
 
     /// A network of either version with seeded weights of every sign, big
     /// enough that most units are neither off nor full.
-    pub(crate) fn seeded(king: bool, seed: u64) -> Net {
-        let features = if king { FEATURES_KING } else { FEATURES };
+    pub(crate) fn seeded(radius: usize, seed: u64) -> Net {
+        let features = if radius == 0 {
+            FEATURES
+        } else {
+            features_king(radius)
+        };
         let mut state = seed;
         let mut next = move |range: i64| {
             state = state
@@ -708,7 +737,7 @@ pub(crate) mod tests {
         let b1 = std::array::from_fn(|_| (next(16) + 32) as i16);
         let w2 = std::array::from_fn(|_| next(4000));
         Net {
-            king,
+            radius,
             w1,
             b1,
             w2,
@@ -720,99 +749,99 @@ pub(crate) mod tests {
     fn a_network_that_sees_the_pieces_from_the_kings_updates_exactly() {
         // Every legal move of the seeded positions, king moves (which sum
         // both views again) among them; and the same score for the position
-        // turned round with the other side to move.
-        let net = seeded(true, 7);
-        let plain = seeded(false, 7);
-        let mut kings = 0;
-        let mut differ = 0;
-        for pos in positions().iter().step_by(3) {
-            let turned = Position::from_sfen(&turned(&pos.to_sfen(), false)).unwrap();
-            assert_eq!(net.output(pos), net.output(&turned), "{}", pos.to_sfen());
-            differ += usize::from(net.output(pos) != plain.output(pos));
-            let acc = net.refresh(pos);
-            for mv in pos.legal_moves() {
-                let next = pos.after(mv);
-                let change = Change::of(pos, mv);
-                if net.needs_refresh(&change) {
-                    kings += 1;
-                    assert!(!plain.needs_refresh(&change));
-                } else {
-                    assert_eq!(
-                        net.apply(&acc, &change),
-                        net.refresh(&next),
-                        "{} {mv}",
-                        pos.to_sfen()
-                    );
+        // turned round with the other side to move. The narrowest and the
+        // widest radius, and one between.
+        let plain = seeded(0, 7);
+        for radius in [1, 3, MAX_RADIUS] {
+            let net = seeded(radius, 7);
+            let mut kings = 0;
+            let mut differ = 0;
+            for pos in positions().iter().step_by(5) {
+                let turned = Position::from_sfen(&turned(&pos.to_sfen(), false)).unwrap();
+                assert_eq!(net.output(pos), net.output(&turned), "{}", pos.to_sfen());
+                differ += usize::from(net.output(pos) != plain.output(pos));
+                let acc = net.refresh(pos);
+                for mv in pos.legal_moves() {
+                    let next = pos.after(mv);
+                    let change = Change::of(pos, mv);
+                    if net.needs_refresh(&change) {
+                        kings += 1;
+                        assert!(!plain.needs_refresh(&change));
+                    } else {
+                        let applied = net.apply(&acc, &change);
+                        assert_eq!(applied, net.refresh(&next), "{} {mv}", pos.to_sfen());
+                    }
+                    assert_eq!(net.after(&acc, pos, mv), net.refresh(&next));
                 }
-                assert_eq!(net.after(&acc, pos, mv), net.refresh(&next));
             }
+            assert!(kings > 100, "{kings} king moves");
+            assert!(differ > 100, "the king-relative inputs count ({differ})");
         }
-        assert!(kings > 100, "{kings} king moves");
-        assert!(differ > 100, "the king-relative inputs count ({differ})");
     }
 
     #[test]
-    fn each_piece_lights_its_input_and_one_from_each_king_it_is_not() {
-        let net = seeded(true, 1);
+    fn each_piece_lights_its_input_and_one_from_each_king_it_is_near() {
         let pos = Position::from_sfen("4k4/9/9/9/4G4/9/9/9/4K4 b P 1").unwrap();
-        let mut lit = [0u16; MAX_LIT];
-        let n = net.lit(&pos, Color::Sente, &mut lit);
-        // Kings, gold and pawn in hand: 4 inputs; the gold seen from both
-        // kings and each king from the other: 4 more.
-        assert_eq!(n, 8);
         let gold = Square::new(5, 5).unwrap();
         let (sente_king, gote_king) = (Square::new(5, 9).unwrap(), Square::new(5, 1).unwrap());
-        let gold_from_mine = king_input(
-            Color::Sente,
-            true,
+        let (sente, gote) = (Color::Sente, Color::Gote);
+        let gold_from =
+            |persp, radius, king| king_input(persp, radius, king, sente, PieceKind::Gold, gold);
+        let lit = |net: &Net, persp| {
+            let mut out = [0u16; MAX_LIT];
+            let n = net.lit(&pos, persp, &mut out);
+            out[..n].iter().map(|&i| usize::from(i)).collect::<Vec<_>>()
+        };
+        // The whole board: the kings, the gold and the pawn in hand, then
+        // the gold from both kings and each king from the other.
+        let wide = seeded(MAX_RADIUS, 1);
+        assert_eq!(lit(&wide, sente).len(), 8);
+        // Four ranks ahead of Sente's king, same file: files 0 + 8, ranks
+        // -4 + 8 in a block 17 wide; a gold (kind 4) of the viewing side.
+        let mine = gold_from(sente, 8, (true, sente_king));
+        assert_eq!(mine, Some(FEATURES + (4 * 17 + 8) * 17 + 4));
+        assert!(lit(&wide, sente).contains(&mine.unwrap()));
+        let king = king_input(
+            sente,
+            8,
+            (true, sente_king),
+            sente,
+            PieceKind::King,
             sente_king,
-            Color::Sente,
-            PieceKind::Gold,
-            gold,
         );
-        // Four ranks ahead of the king, same file: offset (0 + 8) * 17 + (-4 + 8).
-        assert_eq!(gold_from_mine, Some(FEATURES + 4 * OFFSETS + 8 * 17 + 4));
-        assert!(lit[..n].contains(&(gold_from_mine.unwrap() as u16)));
-        assert_eq!(
-            king_input(
-                Color::Sente,
-                true,
-                sente_king,
-                Color::Sente,
-                PieceKind::King,
-                sente_king
-            ),
-            None
+        assert_eq!(king, None);
+        // Gote sees the same gold as the other side's (kind 14 + 4), four
+        // ranks past the other king (the board turned round), in the other
+        // king's block; and from its own king, four ranks ahead of it.
+        let theirs = gold_from(gote, 8, (false, sente_king));
+        let block = FEATURES + king_features(8);
+        assert_eq!(theirs, Some(block + ((14 + 4) * 17 + 8) * 17 + 12));
+        let own = gold_from(gote, 8, (true, gote_king));
+        assert_eq!(own, Some(FEATURES + ((14 + 4) * 17 + 8) * 17 + 4));
+        for i in [theirs, own] {
+            assert!(lit(&wide, gote).contains(&i.unwrap()));
+        }
+        // Within 3: the gold is 4 ranks from either king, the kings 8 apart.
+        let near = seeded(3, 1);
+        assert_eq!(lit(&near, sente).len(), 4);
+        assert_eq!(gold_from(sente, 3, (true, sente_king)), None);
+        let close = Square::new(4, 7).unwrap();
+        let silver = king_input(
+            sente,
+            3,
+            (true, sente_king),
+            sente,
+            PieceKind::Silver,
+            close,
         );
-        // Gote sees the same gold as the other side's, four ranks past the
-        // other king (the board turned round), in the other king's block.
-        let from_gote = king_input(
-            Color::Gote,
-            false,
-            sente_king,
-            Color::Sente,
-            PieceKind::Gold,
-            gold,
-        );
-        assert_eq!(
-            from_gote,
-            Some(FEATURES + KING_FEATURES + (14 + 4) * OFFSETS + 8 * 17 + 12)
-        );
-        assert!(lit[..n].iter().all(|&i| usize::from(i) < FEATURES_KING));
-        let mut gote = [0u16; MAX_LIT];
-        assert_eq!(net.lit(&pos, Color::Gote, &mut gote), n);
-        assert!(gote[..n].contains(&(from_gote.unwrap() as u16)));
-        assert!(gote[..n].contains(
-            &(king_input(
-                Color::Gote,
-                true,
-                gote_king,
-                Color::Sente,
-                PieceKind::Gold,
-                gold
-            )
-            .unwrap() as u16)
-        ));
+        // One file to the king's right (−1 + 3), two ranks ahead (−2 + 3), width 7.
+        assert_eq!(silver, Some(FEATURES + (3 * 7 + 2) * 7 + 1));
+        for radius in [0, 1, 3, MAX_RADIUS] {
+            let net = seeded(radius, 2);
+            for persp in [sente, gote] {
+                assert!(lit(&net, persp).iter().all(|&i| i < net.w1.len() / HIDDEN));
+            }
+        }
     }
 
     #[test]

@@ -224,35 +224,35 @@ impl NnStack {
         }
     }
 
-    /// `mv` is played in `pos` to reach `next` at ply `child` (`None`: a
-    /// null move). A change the network cannot apply (a king's move, for a
-    /// network that sees the pieces from the kings) is summed from scratch
-    /// here.
+    /// `mv` is played in `pos` to reach ply `child` (`None`: a null move).
     #[inline]
-    fn push(&mut self, child: usize, pos: &Position, mv: Option<Move>, next: &Position) {
-        let Some(net) = self.net else {
-            return;
-        };
-        let change = mv.map(|m| nn::Change::of(pos, m));
-        if change.as_ref().is_some_and(|c| net.needs_refresh(c)) {
-            self.acc[child] = net.refresh(next);
-            self.change[child] = None;
-            self.fresh[child] = true;
-        } else {
-            self.change[child] = change;
+    fn push(&mut self, child: usize, pos: &Position, mv: Option<Move>) {
+        if self.net.is_some() {
+            self.change[child] = mv.map(|m| nn::Change::of(pos, m));
             self.fresh[child] = false;
         }
     }
 
-    /// The correction at ply `ply`, whose position has `side` to move.
+    /// The correction for `pos` at ply `ply`. The accumulator is brought up
+    /// to date from the last one that is, move by move; if one of those
+    /// moves is a change the network cannot apply (a king's move, for a
+    /// network that sees the pieces from the kings), `pos`'s is summed from
+    /// scratch instead, so a king move costs that only when a position after
+    /// it is evaluated.
     #[inline]
-    fn correction(&mut self, ply: usize, side: Color) -> i32 {
+    fn correction(&mut self, ply: usize, pos: &Position) -> i32 {
         let Some(net) = self.net else {
             return 0;
         };
         let mut from = ply;
         while !self.fresh[from] {
             from -= 1;
+        }
+        let stale = |c: &Option<nn::Change>| c.as_ref().is_some_and(|c| net.needs_refresh(c));
+        if self.change[from + 1..=ply].iter().any(stale) {
+            self.acc[ply] = net.refresh(pos);
+            self.fresh[ply] = true;
+            return net.output_of(&self.acc[ply], pos.side_to_move());
         }
         for p in from + 1..=ply {
             self.acc[p] = match &self.change[p] {
@@ -261,7 +261,7 @@ impl NnStack {
             };
             self.fresh[p] = true;
         }
-        net.output_of(&self.acc[ply], side)
+        net.output_of(&self.acc[ply], pos.side_to_move())
     }
 }
 
@@ -732,7 +732,7 @@ impl Searcher {
         let mut out = Vec::new();
         for mv in pos.legal_moves() {
             let next = pos.after(mv);
-            self.nn.push(1, pos, Some(mv), &next);
+            self.nn.push(1, pos, Some(mv));
             self.path.push(PathEntry {
                 key: pos.key(),
                 in_check: pos.in_check(),
@@ -759,7 +759,7 @@ impl Searcher {
     /// by move).
     #[inline]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
-        let e = evaluate_linear(pos) + self.nn.correction(ply, pos.side_to_move());
+        let e = evaluate_linear(pos) + self.nn.correction(ply, pos);
         // Every test that searches with the network checks the accumulators
         // along the way against the sum from scratch.
         debug_assert_eq!(
@@ -1060,7 +1060,7 @@ impl Searcher {
                 let r = 3 + depth / 4 + ((eval - beta) / 150).min(3);
                 self.path.push(PathEntry { key, in_check });
                 self.frames[ply].moved = NO_MOVE;
-                self.nn.push(ply + 1, pos, None, &passed);
+                self.nn.push(ply + 1, pos, None);
                 self.null_ok = false;
                 let s = -self.negamax(&passed, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.null_ok = true;
@@ -1227,7 +1227,7 @@ impl Searcher {
 
             let next = pos.after(mv);
             self.tt.prefetch(next.key());
-            self.nn.push(ply + 1, pos, Some(mv), &next);
+            self.nn.push(ply + 1, pos, Some(mv));
             let gives_check = maybe_check && next.in_check();
             // Checks that do not lose the checking piece (or discover the
             // check) are searched a ply deeper.
@@ -1428,7 +1428,7 @@ impl Searcher {
             ordered.sort_unstable_by_key(|&(_, s)| -s);
             for (mv, _) in ordered {
                 let next = pos.after(mv);
-                self.nn.push(ply + 1, pos, Some(mv), &next);
+                self.nn.push(ply + 1, pos, Some(mv));
                 self.path.push(PathEntry { key, in_check });
                 self.frames[ply].moved = piece_to(pos, mv);
                 let s = -self.qsearch(&next, -beta, -alpha, ply + 1, qdepth + 1);
@@ -1501,7 +1501,7 @@ impl Searcher {
             }
             let next = pos.after(c.mv);
             self.tt.prefetch(next.key());
-            self.nn.push(ply + 1, pos, Some(c.mv), &next);
+            self.nn.push(ply + 1, pos, Some(c.mv));
             // Legality: our king must not be attacked afterwards.
             if let Some(k) = next.king_square(us) {
                 if next.is_attacked(k, them, next.occupied()) {
@@ -1645,7 +1645,7 @@ mod tests {
     fn searches_with_a_king_relative_network_keep_its_sums_exact() {
         // `evaluate` checks the accumulators against the sum from scratch at
         // every node; king moves sum both views again as they are made.
-        let net: &'static nn::Net = Box::leak(Box::new(nn::tests::seeded(true, 3)));
+        let net: &'static nn::Net = Box::leak(Box::new(nn::tests::seeded(3, 3)));
         for sfen in [
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
             "ln3g3/4g1k1l/p2pspnp1/5sp1p/P1b1P2P1/BP1PS1P1P/2K2P3/3G3RL/L+p3G1NR b 2Psnp 63",
