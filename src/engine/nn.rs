@@ -61,6 +61,7 @@ pub const fn king_features(radius: usize) -> usize {
 pub const fn features_king(radius: usize) -> usize {
     FEATURES + 2 * king_features(radius)
 }
+
 /// Lit inputs of a version-2 network at most: one per piece, and one per
 /// piece on the board for each king but the king itself.
 const MAX_LIT: usize = ACTIVE + 2 * (ACTIVE - 1);
@@ -418,13 +419,6 @@ impl Default for Accumulator {
 }
 
 impl Net {
-    /// How far from a king this network also sees the pieces from it: 0
-    /// for version 1, 1 to [`MAX_RADIUS`] for version 2.
-    #[must_use]
-    pub fn king_radius(&self) -> usize {
-        self.radius
-    }
-
     /// The accumulator of `pos`, summed from scratch.
     #[must_use]
     pub fn refresh(&self, pos: &Position) -> Accumulator {
@@ -675,7 +669,12 @@ pub(crate) mod tests {
     /// `net` in the file format at width `h` (its first `h` units).
     fn encode(net: &Net, h: usize) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        for v in [VERSION, FEATURES as u32, h as u32] {
+        let version = if net.radius == 0 {
+            VERSION
+        } else {
+            VERSION_KING
+        };
+        for v in [version, (net.w1.len() / HIDDEN) as u32, h as u32] {
             out.extend(v.to_le_bytes());
         }
         for row in net.w1.chunks_exact(HIDDEN) {
@@ -842,6 +841,24 @@ pub(crate) mod tests {
                 assert!(lit(&net, persp).iter().all(|&i| i < net.w1.len() / HIDDEN));
             }
         }
+    }
+
+    #[test]
+    fn a_version_2_file_tells_its_radius_by_its_inputs() {
+        for radius in 1..=MAX_RADIUS {
+            let net = seeded(radius, radius as u64);
+            let bytes = encode(&net, HIDDEN);
+            let read = Net::parse(&bytes).unwrap();
+            assert_eq!((read.radius, &read.w1, read.b2), (radius, &net.w1, net.b2));
+            // The same inputs under version 1 are refused, and so is a
+            // version-2 file with version 1's number of inputs.
+            let mut v1 = bytes.clone();
+            v1[4..8].copy_from_slice(&VERSION.to_le_bytes());
+            assert!(Net::parse(&v1).err().unwrap().contains("this build reads"));
+        }
+        let mut bytes = encode(&seeded(0, 1), HIDDEN);
+        bytes[4..8].copy_from_slice(&VERSION_KING.to_le_bytes());
+        assert!(Net::parse(&bytes).err().unwrap().contains("radius 1..=8"));
     }
 
     #[test]
