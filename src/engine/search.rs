@@ -1644,7 +1644,7 @@ mod tests {
     #[test]
     fn searches_with_a_king_relative_network_keep_its_sums_exact() {
         // `evaluate` checks the accumulators against the sum from scratch at
-        // every node; king moves sum both views again as they are made.
+        // every node; after a king move both views are summed from scratch.
         let net: &'static nn::Net = Box::leak(Box::new(nn::tests::seeded(3, 3)));
         for sfen in [
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
