@@ -434,17 +434,7 @@ impl Net {
     /// Writes the inputs `pos` lights from `persp` for this network into
     /// `out` and returns how many there are.
     fn lit(&self, pos: &Position, persp: Color, out: &mut [u16; MAX_LIT]) -> usize {
-        let mut n = 0;
-        let kings = [pos.king_square(Color::Sente), pos.king_square(Color::Gote)];
-        each_piece(pos, persp, |input| {
-            input.each(persp, self.radius, &kings, |i| {
-                if n < MAX_LIT {
-                    out[n] = i as u16;
-                    n += 1;
-                }
-            });
-        });
-        n
+        lit_inputs(pos, persp, self.radius, out)
     }
 
     #[inline]
@@ -528,11 +518,18 @@ fn each_piece(pos: &Position, persp: Color, mut f: impl FnMut(Input)) {
 /// training record keeps: the king-relative inputs of version 2 follow
 /// from them (`scripts/nn/train.py` derives them as [`Net::refresh`] does).
 pub fn active(pos: &Position, persp: Color, out: &mut [u16; ACTIVE]) -> usize {
+    lit_inputs(pos, persp, 0, out)
+}
+
+/// Writes the inputs `pos` lights from `persp` for a network of this
+/// `radius` into `out`, as many as fit, and returns how many it wrote.
+fn lit_inputs(pos: &Position, persp: Color, radius: usize, out: &mut [u16]) -> usize {
     let mut n = 0;
+    let kings = [pos.king_square(Color::Sente), pos.king_square(Color::Gote)];
     each_piece(pos, persp, |input| {
-        input.each(persp, 0, &[None, None], |i| {
-            if n < ACTIVE {
-                out[n] = i as u16;
+        input.each(persp, radius, &kings, |i| {
+            if let Some(slot) = out.get_mut(n) {
+                *slot = i as u16;
                 n += 1;
             }
         });
