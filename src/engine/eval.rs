@@ -621,6 +621,10 @@ pub(crate) mod tests {
         assert!(see_of("4k4/9/3g5/4p4/4K4/9/9/9/9 b - 1", "5e5d") < 0);
     }
 
+    /// A piece taken from the other side is worth more in hand than placed
+    /// on 5f, where it threatens nothing. (Not 5e: a knight there forks
+    /// the pawns on 4c and 6c, and the network rightly values that fork
+    /// above a knight in hand.)
     #[test]
     fn hand_piece_worth_more_than_board_piece() {
         let gote = [
@@ -640,12 +644,12 @@ pub(crate) mod tests {
                 "PPPPPPPPP"
             };
             let sfen = |mid: &str, hand: &str| {
-                format!("{top}/9/{mid}/9/{pawns}/1B5R1/LNSGKGSNL b {hand} 1")
+                format!("{top}/9/9/{mid}/{pawns}/1B5R1/LNSGKGSNL b {hand} 1")
             };
             let hand = Position::from_sfen(&sfen("9", &c.to_string())).unwrap();
             let board = Position::from_sfen(&sfen(&format!("4{c}4"), "-")).unwrap();
             let (h, b) = (evaluate(&hand), evaluate(&board));
-            assert!(h > b, "{k:?}: in hand {h}, on 5e {b}");
+            assert!(h > b, "{k:?}: in hand {h}, on 5f {b}");
         }
     }
 
