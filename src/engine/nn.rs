@@ -81,8 +81,8 @@ static NET_BYTES: &[u8] = include_bytes!("nn.bin");
 /// Whether [`correction`] is applied (the USI option `EvalNet`). On by
 /// default: the networks shipped since 6 December each won their self-play
 /// matches against the one before (fit C against the linear evaluation
-/// alone, fit F against fit C, fit F4 against fit F) and solve the whole
-/// tactics suite (`scripts/match/RESULTS.md`).
+/// alone, fit F against fit C, fit F4 against fit F, fit F5 against fit
+/// F4) and solve the whole tactics suite (`scripts/match/RESULTS.md`).
 static ENABLED: AtomicBool = AtomicBool::new(true);
 
 /// Turns the correction on or off for the whole process.
