@@ -35,7 +35,8 @@ import scipy.sparse as sp
 ACTIVE = 40
 BOARD = 2 * 14 * 81
 FEATURES = BOARD + 2 * 38
-ONE = 64  # hidden scale in the engine
+ONE = 64  # the hidden scale of versions 1 and 2 (version 3 names its own)
+MAX_OUTPUT = 10000  # nn::MAX_OUTPUT: the engine clamps the correction to it
 OUT = 100.0  # output scale (centipawns) of the float model
 K = 600.0
 W1_CLIP = 4.0  # |W1| <= 4 keeps the i16 sums of 40 inputs far from overflow
@@ -125,17 +126,17 @@ class Model:
         y = OUT * (hu @ self.w2[:h] + ht @ self.w2[h:] + self.b2[0])
         return y, (au, at, hu, ht)
 
-    def quantized(self):
-        w1 = np.clip(np.round(self.W1[:self.nf] * ONE), -32767, 32767).astype(np.int16)
-        b1 = np.clip(np.round(self.b1 * ONE), -32767, 32767).astype(np.int16)
-        w2 = np.round(self.w2 * OUT * ONE).astype(np.int32)
+    def quantized(self, one):
+        w1 = np.clip(np.round(self.W1[:self.nf] * one), -32767, 32767).astype(np.int16)
+        b1 = np.clip(np.round(self.b1 * one), -32767, 32767).astype(np.int16)
+        w2 = np.round(self.w2 * OUT * one).astype(np.int64)
         b2 = np.int32(np.round(self.b2[0] * OUT))
-        return w1, b1, w2, b2
+        return w1, b1, w2, b2, one
 
 
 def quantized_forward(q, us, them):
     """Exactly the engine's integer arithmetic (nn::Net::output)."""
-    w1, b1, w2, b2 = q
+    w1, b1, w2, b2, one = q
     w1p = np.vstack([w1, np.zeros((1, w1.shape[1]), np.int16)]).astype(np.int32)
     h = w1.shape[1]
     out = []
@@ -144,18 +145,23 @@ def quantized_forward(q, us, them):
         at = w1p[them[i:i + 8192]].sum(axis=1) + b1
         # i16 wrapping never happens with the W1 clip (checked here)
         assert np.abs(au).max() < 32768 and np.abs(at).max() < 32768
-        s = (np.clip(au, 0, ONE) @ w2[:h].astype(np.int64)
-             + np.clip(at, 0, ONE) @ w2[h:].astype(np.int64))
-        out.append(b2 + np.floor_divide(s, ONE * ONE))
+        s = (np.clip(au, 0, one) @ w2[:h] + np.clip(at, 0, one) @ w2[h:])
+        out.append(np.clip(b2 + np.floor_divide(s, one * one), -MAX_OUTPUT, MAX_OUTPUT))
     return np.concatenate(out)
 
 
 def write_net(path, q):
-    w1, b1, w2, b2 = q
-    version = 1 if w1.shape[0] == FEATURES else 2
+    """Versions 1 (FEATURES inputs) and 2 (king-relative) at scale ONE; any
+    other scale is version 3, whose header names it after the width."""
+    w1, b1, w2, b2, one = q
+    assert np.abs(w2).max() < 2 ** 31
     with open(path, "wb") as f:
         f.write(b"KMDN")
-        f.write(struct.pack("<III", version, w1.shape[0], w1.shape[1]))
+        if one == ONE:
+            version = 1 if w1.shape[0] == FEATURES else 2
+            f.write(struct.pack("<III", version, w1.shape[0], w1.shape[1]))
+        else:
+            f.write(struct.pack("<IIII", 3, w1.shape[0], w1.shape[1], one))
         f.write(w1.astype("<i2").tobytes())
         f.write(b1.astype("<i2").tobytes())
         f.write(w2.astype("<i4").tobytes())
@@ -168,6 +174,9 @@ def main():
     ap.add_argument("--write", help="write the best network here (nn.bin)")
     ap.add_argument("--hidden", type=int, default=32,
                     help="hidden units (the engine reads 1 to nn::HIDDEN, 32; fewer are padded with zeros)")
+    ap.add_argument("--scale", type=int, default=ONE,
+                    help="the hidden layer's integer scale (version 3 of nn.bin "
+                         f"unless {ONE})")
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--batch", type=int, default=2048)
     ap.add_argument("--lr", type=float, default=1e-3)
@@ -229,7 +238,12 @@ def main():
 
     rng = np.random.default_rng(args.seed)
     model = Model(args.hidden, rng, nf)
-    w1_clip = W1_CLIP_KING if args.king else W1_CLIP
+    # |W1| and |b1| bounded so that the i16 sums of the most lit inputs
+    # cannot overflow at this scale (never binding at ONE: F5's bytes)
+    most_lit = ACTIVE + 2 * (ACTIVE - 1) if args.king else ACTIVE
+    w1_clip = min(W1_CLIP_KING if args.king else W1_CLIP,
+                  0.88 * 32767 / (args.scale * most_lit))
+    b1_clip = 0.1 * 32767 / args.scale
     params = model.params()
     m1 = [np.zeros_like(p) for p in params]
     m2 = [np.zeros_like(p) for p in params]
@@ -264,8 +278,9 @@ def main():
                 vh = m2[i] / (1 - b2c ** step)
                 prm -= (args.lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
             np.clip(model.W1, -w1_clip, w1_clip, out=model.W1)
+            np.clip(model.b1, -b1_clip, b1_clip, out=model.b1)
             model.W1[nf] = 0
-        q = model.quantized()
+        q = model.quantized(args.scale)
         lq = ho_loss_quant(q)
         print(f"epoch {epoch}: fit {total / ntr:.6f}  held out {ho_loss_float(model):.6f}"
               f"  quantized {lq:.6f}", file=sys.stderr)

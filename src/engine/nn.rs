@@ -9,7 +9,8 @@
 //! each of the 40 pieces lights exactly one input). [`FEATURES`] in all.
 //!
 //! The hidden layer is the same for both perspectives: `HIDDEN` sums of the
-//! weights of the lit inputs and a bias, clipped to `0..=ONE`. The output is
+//! weights of the lit inputs and a bias, clipped to `0..=scale` (the
+//! network's integer scale: [`ONE`] for versions 1 and 2). The output is
 //! `w_us · h(side to move) + w_them · h(other side) + b`, in the linear
 //! evaluation's centipawns, and is added to it. The weights are fitted by
 //! `scripts/nn/train.py` (recipe in `scripts/nn/README.md`) and shipped as
@@ -72,9 +73,17 @@ const MAX_LIT: usize = ACTIVE + 2 * (ACTIVE - 1);
 /// wider candidate needs this constant raised (64 was measured: a 32-unit
 /// file played byte for byte alike and about as fast).
 pub const HIDDEN: usize = 32;
-/// The hidden layer's scale: weights and biases are in units of `1 / ONE`,
-/// and a unit's output is clipped to `0..=ONE`.
+/// The hidden layer's scale in versions 1 and 2: weights and biases are in
+/// units of `1 / ONE`, and a unit's output is clipped to `0..=ONE`. Version 3
+/// names its own scale (at most [`MAX_SCALE`]): at 64, a weight under 1/128
+/// rounds to nothing, and most of a fitted network's weights are that small.
 pub const ONE: i32 = 64;
+/// The largest correction in centipawns, either way.
+pub const MAX_OUTPUT: i32 = 10_000;
+/// The largest scale a version-3 file may name: its output sums stay far
+/// within `i64`, and its fitter bounds the weights so that the `i16` sums
+/// of the lit inputs cannot overflow.
+pub const MAX_SCALE: u32 = 4096;
 
 /// The shipped weights.
 static NET_BYTES: &[u8] = include_bytes!("nn.bin");
@@ -105,8 +114,10 @@ pub struct Net {
     w1: Vec<i16>,
     b1: [i16; HIDDEN],
     /// Output weights for the side to move's units, then the other side's,
-    /// in units of `1 / (ONE · ONE)` centipawns.
+    /// in units of `1 / (scale · scale)` centipawns.
     w2: [i32; 2 * HIDDEN],
+    /// The hidden layer's integer scale ([`ONE`] but in version 3).
+    scale: i32,
     /// Output bias in centipawns.
     b2: i32,
 }
@@ -116,6 +127,8 @@ const MAGIC: &[u8; 4] = b"KMDN";
 const VERSION: u32 = 1;
 /// The version of a network with king-relative inputs.
 const VERSION_KING: u32 = 2;
+/// Either of them at a scale of its own, named after the width.
+const VERSION_SCALED: u32 = 3;
 
 impl Net {
     /// Parses the format `scripts/nn/train.py` writes: `KMDN`, version,
@@ -123,7 +136,8 @@ impl Net {
     /// row), b1 (`h` i16), w2 (`2h` i32: the side to move's units, then the
     /// other side's), b2 (i32), all little-endian; `h` is at most [`HIDDEN`].
     /// Version 1 has [`FEATURES`] inputs, version 2 [`features_king`] of
-    /// its radius (1 to [`MAX_RADIUS`]), which the number tells.
+    /// its radius (1 to [`MAX_RADIUS`]), which the number tells. Version 3
+    /// has either, and its scale (u32, 1 to [`MAX_SCALE`]) after `h`.
     ///
     /// # Errors
     /// The bytes are not a network of this shape.
@@ -134,20 +148,31 @@ impl Net {
         }
         let version = r.u32()?;
         let (f, h) = (r.u32()? as usize, r.u32()? as usize);
-        let radius = match version {
-            VERSION if f == FEATURES => Some(0),
-            VERSION_KING => (1..=MAX_RADIUS).find(|&r| features_king(r) == f),
-            _ => None,
+        let radius_of = |f| {
+            (f == FEATURES)
+                .then_some(0)
+                .or_else(|| (1..=MAX_RADIUS).find(|&r| features_king(r) == f))
+        };
+        let (radius, scale) = match version {
+            VERSION if f == FEATURES => (Some(0), ONE as u32),
+            VERSION_KING => (radius_of(f).filter(|&r| r > 0), ONE as u32),
+            VERSION_SCALED => (radius_of(f), r.u32()?),
+            _ => (None, 0),
         };
         let Some(radius) = radius.filter(|_| (1..=HIDDEN).contains(&h)) else {
             return Err(format!(
                 "network version {version}, {f}×{h}; this build reads version {VERSION}, \
-                 {FEATURES}×(1..={HIDDEN}) and version {VERSION_KING}, {}..={}×(1..={HIDDEN}) \
-                 for the radius 1..={MAX_RADIUS}",
+                 {FEATURES}×(1..={HIDDEN}), version {VERSION_KING}, {}..={}×(1..={HIDDEN}) \
+                 for the radius 1..={MAX_RADIUS}, and version {VERSION_SCALED} of either",
                 features_king(1),
                 features_king(MAX_RADIUS)
             ));
         };
+        if !(1..=MAX_SCALE).contains(&scale) {
+            return Err(format!(
+                "network scale {scale}; this build reads 1..={MAX_SCALE}"
+            ));
+        }
         // Units `h..HIDDEN` stay zero: no input, no bias, no output weight.
         let mut w1 = vec![0i16; f * HIDDEN];
         for row in w1.chunks_exact_mut(HIDDEN) {
@@ -175,6 +200,7 @@ impl Net {
             b1,
             w2,
             b2,
+            scale: scale as i32,
         })
     }
 
@@ -486,12 +512,16 @@ impl Net {
     /// The correction for the position of `acc` with `side` to move.
     #[must_use]
     pub fn output_of(&self, acc: &Accumulator, side: Color) -> i32 {
-        let mut sum: i32 = 0;
+        let mut sum: i64 = 0;
         let views = [&acc.views[side.index()], &acc.views[(!side).index()]];
         for (i, &a) in views.into_iter().flatten().enumerate() {
-            sum += self.w2[i] * i32::from(a).clamp(0, ONE);
+            sum += i64::from(self.w2[i]) * i64::from(i32::from(a).clamp(0, self.scale));
         }
-        self.b2 + sum.div_euclid(ONE * ONE)
+        let scale = i64::from(self.scale);
+        let out = i64::from(self.b2) + sum.div_euclid(scale * scale);
+        // No fitted network comes near; a file that does cannot reach the
+        // mate scores.
+        out.clamp(-i64::from(MAX_OUTPUT), i64::from(MAX_OUTPUT)) as i32
     }
 }
 
@@ -663,16 +693,20 @@ pub(crate) mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// `net` in the file format at width `h` (its first `h` units).
+    /// `net` in the file format at width `h` (its first `h` units): version
+    /// 3 if its scale is not [`ONE`].
     fn encode(net: &Net, h: usize) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        let version = if net.radius == 0 {
-            VERSION
-        } else {
-            VERSION_KING
+        let version = match (net.scale, net.radius) {
+            (ONE, 0) => VERSION,
+            (ONE, _) => VERSION_KING,
+            _ => VERSION_SCALED,
         };
         for v in [version, (net.w1.len() / HIDDEN) as u32, h as u32] {
             out.extend(v.to_le_bytes());
+        }
+        if version == VERSION_SCALED {
+            out.extend((net.scale as u32).to_le_bytes());
         }
         for row in net.w1.chunks_exact(HIDDEN) {
             out.extend(row[..h].iter().flat_map(|w| w.to_le_bytes()));
@@ -714,6 +748,68 @@ pub(crate) mod tests {
         }
     }
 
+    #[test]
+    fn a_network_at_a_finer_scale_scores_as_at_its_own() {
+        // The same weights at four times the scale (version 3): every sum is
+        // four times as large and so is its clip, so the output is the same
+        // to the centipawn, from scratch and move by move.
+        for radius in [0, 3] {
+            let net = seeded(radius, 11);
+            let mut fine = seeded(radius, 11);
+            fine.scale = 4 * ONE;
+            fine.w1.iter_mut().for_each(|w| *w *= 4);
+            fine.b1.iter_mut().for_each(|b| *b *= 4);
+            fine.w2.iter_mut().for_each(|w| *w *= 4);
+            let bytes = encode(&fine, HIDDEN);
+            assert_eq!(u32::from_le_bytes(bytes[4..8].try_into().unwrap()), 3);
+            let fine = Net::parse(&bytes).expect("version 3 reads");
+            assert_eq!((fine.scale, fine.radius), (4 * ONE, radius));
+            let mut differ = 0;
+            for pos in positions().iter().take(60) {
+                assert_eq!(net.output(pos), fine.output(pos), "{}", pos.to_sfen());
+                differ += usize::from(net.output(pos) != 0);
+                let acc = fine.refresh(pos);
+                for mv in pos.legal_moves() {
+                    let next = pos.after(mv);
+                    let side = next.side_to_move();
+                    assert_eq!(
+                        fine.output_of(&fine.after(&acc, pos, mv), side),
+                        net.output(&next),
+                        "{} {mv}",
+                        pos.to_sfen()
+                    );
+                }
+            }
+            assert!(differ > 50, "the seeded network says something");
+        }
+        // At the scale of version 1, version 3 is the same network.
+        let shipped = shipped().expect("shipped network");
+        let mut bytes = encode(shipped, HIDDEN);
+        bytes[4..8].copy_from_slice(&VERSION_SCALED.to_le_bytes());
+        bytes.splice(16..16, (ONE as u32).to_le_bytes());
+        let again = Net::parse(&bytes).unwrap();
+        for pos in positions().iter().take(40) {
+            assert_eq!(again.output(pos), shipped.output(pos));
+        }
+        for scale in [0, MAX_SCALE + 1] {
+            bytes[16..20].copy_from_slice(&scale.to_le_bytes());
+            let refused = Net::parse(&bytes).err().expect("a scale out of range");
+            assert!(refused.contains("scale"), "{refused}");
+        }
+    }
+
+    #[test]
+    fn a_wild_network_cannot_reach_the_mate_scores() {
+        let mut wild = seeded(0, 5);
+        for (b2, bound) in [(i32::MAX / 2, MAX_OUTPUT), (i32::MIN / 2, -MAX_OUTPUT)] {
+            wild.b2 = b2;
+            wild.w2 = [b2.signum() * (i32::MAX / 2); 2 * HIDDEN];
+            for pos in positions().iter().take(5) {
+                assert_eq!(wild.output(pos), bound);
+            }
+        }
+    }
+
     /// A network of either version with seeded weights of every sign, big
     /// enough that most units are neither off nor full.
     pub(crate) fn seeded(radius: usize, seed: u64) -> Net {
@@ -738,6 +834,7 @@ pub(crate) mod tests {
             b1,
             w2,
             b2: next(10),
+            scale: ONE,
         }
     }
 
