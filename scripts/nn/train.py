@@ -21,6 +21,10 @@ from the pieces' squares in the records, exactly as nn::Net::refresh lights
 them. The last `--holdout`
 of the rows (whole games, as the files are in game order) is held out; the
 epoch with the lowest held-out loss of the *quantized* network is written.
+`--init NN_BIN` starts from a network written before (same inputs and
+width) instead of from the linear evaluation, and counts it as epoch 0: a
+fine-tuning on new rows writes it back byte for byte unless an epoch beats
+it on the held-out rows (`--epochs 0` rewrites it, a check of the reading).
 
     python3 scripts/nn/train.py rows.bin --write src/engine/nn.bin
 """
@@ -168,6 +172,30 @@ def write_net(path, q):
         f.write(struct.pack("<i", int(b2)))
 
 
+def read_net(path):
+    """A file of write_net -> (w1 [inputs x hidden] i16, b1, w2, b2, one)."""
+    raw = open(path, "rb").read()
+    if raw[:4] != b"KMDN":
+        raise SystemExit(f"{path}: not a network file (no KMDN)")
+    version, nin, hidden = struct.unpack_from("<III", raw, 4)
+    at, one = 16, ONE
+    if version == 3:
+        (one,) = struct.unpack_from("<I", raw, 16)
+        at = 20
+    elif version not in (1, 2):
+        raise SystemExit(f"{path}: version {version} is not one this script writes")
+    w1 = np.frombuffer(raw, "<i2", nin * hidden, at).reshape(nin, hidden)
+    at += 2 * nin * hidden
+    b1 = np.frombuffer(raw, "<i2", hidden, at)
+    at += 2 * hidden
+    w2 = np.frombuffer(raw, "<i4", 2 * hidden, at)
+    at += 8 * hidden
+    (b2,) = struct.unpack_from("<i", raw, at)
+    if at + 4 != len(raw):
+        raise SystemExit(f"{path}: {len(raw) - at - 4} bytes after the network")
+    return w1, b1, w2, b2, one
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("rows", nargs="+", help="files of komadai net-rows records")
@@ -189,6 +217,9 @@ def main():
     ap.add_argument("--king", type=int, default=0, metavar="R",
                     help="also see the pieces within R (1 to 8) files and ranks of each king "
                          "from it (version 2 of nn.bin); 0: not (version 1)")
+    ap.add_argument("--init", metavar="NN_BIN",
+                    help="start from this network (a file of --write, same inputs and width) "
+                         "instead of from the linear evaluation: fine-tuning on new rows")
     ap.add_argument("--check", action="append", default=[],
                     help="records labelled by another engine (data/tune/ through net-rows): "
                          "report how well the linear evaluation alone and with the network "
@@ -238,6 +269,15 @@ def main():
 
     rng = np.random.default_rng(args.seed)
     model = Model(args.hidden, rng, nf)
+    if args.init:
+        w1, b1, w2, b2, one = read_net(args.init)
+        if w1.shape != (nf, args.hidden):
+            ap.error(f"--init {args.init}: {w1.shape[0]} inputs x {w1.shape[1]} hidden, "
+                     f"this fit has {nf} x {args.hidden}")
+        model.W1[:nf] = w1 / one
+        model.b1[:] = b1 / one
+        model.w2[:] = w2 / (OUT * one)
+        model.b2[0] = b2 / OUT
     # |W1| and |b1| bounded so that the i16 sums of the most lit inputs
     # cannot overflow at this scale (never binding at ONE: F5's bytes)
     most_lit = ACTIVE + 2 * (ACTIVE - 1) if args.king else ACTIVE
@@ -250,6 +290,12 @@ def main():
     b1c, b2c, eps = 0.9, 0.999, 1e-8
     step = 0
     best = (base, None, 0)
+    if args.init:
+        q = model.quantized(args.scale)
+        lq = ho_loss_quant(q)
+        print(f"epoch 0 ({args.init}): quantized {lq:.6f}", file=sys.stderr)
+        if lq < best[0]:
+            best = (lq, q, 0)
     ntr = xu_all.shape[0]
     h = args.hidden
     for epoch in range(1, args.epochs + 1):
