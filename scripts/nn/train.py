@@ -21,8 +21,9 @@ from the pieces' squares in the records, exactly as nn::Net::refresh lights
 them. The last `--holdout`
 of the rows (whole games, as the files are in game order) is held out; the
 epoch with the lowest held-out loss of the *quantized* network is written.
-`--init NN_BIN` starts from a network written before (same inputs and
-width) instead of from the linear evaluation, and counts it as epoch 0: a
+`--init NN_BIN` starts from a network written before (same width; same
+inputs, or version 1's for a fit with `--king`, whose king-relative inputs
+then start at 0) instead of from the linear evaluation, and counts it as epoch 0: a
 fine-tuning on new rows writes it back byte for byte unless an epoch beats
 it on the held-out rows (`--epochs 0` rewrites it, a check of the reading).
 
@@ -271,10 +272,13 @@ def main():
     model = Model(args.hidden, rng, nf)
     if args.init:
         w1, b1, w2, b2, one = read_net(args.init)
-        if w1.shape != (nf, args.hidden):
+        if w1.shape[1] != args.hidden or w1.shape[0] not in (FEATURES, nf):
             ap.error(f"--init {args.init}: {w1.shape[0]} inputs x {w1.shape[1]} hidden, "
                      f"this fit has {nf} x {args.hidden}")
-        model.W1[:nf] = w1 / one
+        # a version-1 network starts a version-2 fit with its king-relative
+        # inputs at 0: the same outputs until the fit moves them
+        model.W1[:nf] = 0
+        model.W1[:w1.shape[0]] = w1 / one
         model.b1[:] = b1 / one
         model.w2[:] = w2 / (OUT * one)
         model.b2[0] = b2 / OUT
