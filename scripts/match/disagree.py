@@ -18,7 +18,7 @@ ply, in every game rather than only at the end:
 Last, how often each side's king has moved by ply KINGS (40 unless told):
 a king that has not moved twice by then has not castled, and the games
 against gpsshogi are lost in the early middlegame of such positions
-(`scripts/match/RESULTS.md`, 7 December 2026, 17:48–).
+(`scripts/match/RESULTS.md`, 7 December 2026, 17:48–20:09 UTC).
 
 Scores are each engine's own centipawns: gpsshogi's are about twice ours
 (`scripts/tune/README.md`, alpha 0.3-0.45), so compare the sign and the
