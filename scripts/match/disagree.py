@@ -16,9 +16,10 @@ ply, in every game rather than only at the end:
     python3 scripts/match/disagree.py scripts/match/out/komadai-vs-gpsshogi-*/csa
 
 Last, how often each side's king has moved by ply KINGS (40 unless told):
-a king that has not moved twice by then has not castled, and the games
-against gpsshogi are lost in the early middlegame of such positions
-(`scripts/match/RESULTS.md`, 7 December 2026, 17:48–20:09 UTC).
+a king that has not moved twice by then has not castled. Against
+gpsshogi, komadai's mostly had not while gpsshogi's had, in the phase
+where those games are lost; a network that only walks the king more did
+no better (`scripts/match/RESULTS.md`, 7 December 2026, 17:48–20:09 UTC).
 
 Scores are each engine's own centipawns: gpsshogi's are about twice ours
 (`scripts/tune/README.md`, alpha 0.3-0.45), so compare the sign and the
@@ -47,15 +48,14 @@ def games(folders, engine):
             if side is None or won is None:
                 continue
             own, theirs = {}, {}
+            kings = {"+": [], "-": []}  # plies at which each side's king moved
             for i, (csa, score) in enumerate(moves):
+                if csa[5:7] == "OU":
+                    kings[csa[0]].append(i + 1)
                 if score is None or abs(score) >= MATE:
                     continue
                 score = score if side == "+" else -score
                 (own if csa[0] == side else theirs)[i + 1] = score
-            kings = {"+": [], "-": []}  # plies at which each side's king moved
-            for i, (csa, _) in enumerate(moves):
-                if csa[5:7] == "OU":
-                    kings[csa[0]].append(i + 1)
             other = "-" if side == "+" else "+"
             yield won == side, len(moves), own, theirs, kings[side], kings[other]
 

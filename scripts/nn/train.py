@@ -23,9 +23,10 @@ of the rows (whole games, as the files are in game order) is held out; the
 epoch with the lowest held-out loss of the *quantized* network is written.
 `--init NN_BIN` starts from a network written before (same width; same
 inputs, or version 1's for a fit with `--king`, whose king-relative inputs
-then start at 0) instead of from the linear evaluation, and counts it as epoch 0: a
-fine-tuning on new rows writes it back byte for byte unless an epoch beats
-it on the held-out rows (`--epochs 0` rewrites it, a check of the reading).
+then start at 0) instead of from the linear evaluation, and counts it as
+epoch 0: at the same scale, a fine-tuning writes it back byte for byte
+unless an epoch beats it on the held-out rows (`--epochs 0` rewrites it,
+a check of the reading).
 
     python3 scripts/nn/train.py rows.bin --write src/engine/nn.bin
 """
@@ -219,8 +220,9 @@ def main():
                     help="also see the pieces within R (1 to 8) files and ranks of each king "
                          "from it (version 2 of nn.bin); 0: not (version 1)")
     ap.add_argument("--init", metavar="NN_BIN",
-                    help="start from this network (a file of --write, same inputs and width) "
-                         "instead of from the linear evaluation: fine-tuning on new rows")
+                    help="start from this network (a file of --write, same width; same inputs, "
+                         "or version 1's for a --king fit) instead of from the linear "
+                         "evaluation: fine-tuning on new rows")
     ap.add_argument("--check", action="append", default=[],
                     help="records labelled by another engine (data/tune/ through net-rows): "
                          "report how well the linear evaluation alone and with the network "
