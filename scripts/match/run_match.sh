@@ -44,8 +44,10 @@ case "$kind" in
     games="${1:-40}"; byo="${2:-300}"; byo2="${3:-$byo}"
     # gpsusi writes every setoption to its gpsusi.conf and starts from it
     # the next time: a LimitDepth set by scripts/tune/ (3 or 4) would
-    # otherwise cap it in every later match. 10 is its built-in default.
-    engine2="$(command -v gpsusi)"; name2="gpsshogi"; opts2="Thread:1,LimitDepth:10"
+    # otherwise cap it in every later match, and a BookDepth of 0 (a run
+    # without its opening book) would turn the book off. 10 and 30 are its
+    # built-in defaults.
+    engine2="$(command -v gpsusi)"; name2="gpsshogi"; opts2="Thread:1,LimitDepth:10,BookDepth:30"
     ;;
   level)
     a="${1:?level A}"; b="${2:?level B}"; games="${3:-40}"; byo="${4:-300}"

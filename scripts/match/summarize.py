@@ -80,9 +80,17 @@ def from_csa(folder, n1):
     return w, l, d, ends
 
 
+# Moves answered faster than this were not searched: an opening book's
+# moves (gpsshogi plays up to 30 plies from its book, BookDepth 30), a
+# forced reply or one found before the search. They lower a side's mean,
+# so the report also gives the mean of the other moves alone.
+INSTANT_MS = 50
+
+
 def time_report(name, path):
     """One line: mean, median and largest thinking time per move of `name`
-    from a usi_timer.py file."""
+    from a usi_timer.py file, and the mean of its moves that took at least
+    INSTANT_MS."""
     try:
         ms = sorted(float(x) for x in open(path, encoding="utf-8") if x.strip())
     except (OSError, ValueError) as err:
@@ -91,8 +99,12 @@ def time_report(name, path):
         return f"{name}: no timed moves"
     mean = sum(ms) / len(ms)
     median = ms[len(ms) // 2]
+    searched = [t for t in ms if t >= INSTANT_MS]
+    rest = (f"; {len(ms) - len(searched)} under {INSTANT_MS} ms, the other "
+            f"{len(searched)} {sum(searched) / len(searched):.0f} ms on average"
+            if searched and len(searched) < len(ms) else "")
     return (f"{name}: {mean:.0f} ms per move on average (median {median:.0f}, "
-            f"max {ms[-1]:.0f}) over {len(ms)} moves")
+            f"max {ms[-1]:.0f}) over {len(ms)} moves{rest}")
 
 
 def main():
