@@ -42,7 +42,7 @@ def games(folders, engine):
     finished, decided game, both scores from `engine`'s side."""
     for folder in folders:
         for path in sorted(glob.glob(os.path.join(folder, "*.csa"))):
-            names, moves, end = read_csa(path)
+            names, moves, end, _ = read_csa(path)
             side = next((s for s, n in names.items() if n == engine), None)
             won = winner(end, len(moves)) if end else None
             if side is None or won is None:

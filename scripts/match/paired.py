@@ -20,32 +20,11 @@ import argparse
 import glob
 import math
 import os
-import re
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from summarize import winner  # noqa: E402
-
-MOVE = re.compile(r"^[+-]\d{4}[A-Z]{2}$")
-
-
-def record(path):
-    """(players, opening moves, all moves, end line) of one CSA record: the
-    opening is the moves before the first one an engine timed (cshogi.cli
-    writes a `T` line after each engine move, none after an opening's)."""
-    names, moves, opening, end = {}, [], None, None
-    lines = [line.strip() for line in open(path, encoding="utf-8", errors="replace")]
-    for i, line in enumerate(lines):
-        if line[:2] in ("N+", "N-"):
-            names[line[1]] = line[2:]
-        elif MOVE.match(line):
-            if opening is None and i + 1 < len(lines) and lines[i + 1].startswith("T"):
-                opening = tuple(moves)
-            moves.append(line)
-        elif line.startswith("%"):
-            end = line
-    return names, opening if opening is not None else tuple(moves), moves, end
+from summarize import elo, read_csa, winner  # noqa: E402
 
 
 def results(folder, engine):
@@ -58,13 +37,13 @@ def results(folder, engine):
     seen = defaultdict(int)
     out = {}
     for path in paths:
-        names, opening, moves, end = record(path)
+        names, moves, end, opening = read_csa(path)
         side = next((s for s, n in names.items() if n == engine), None)
         if side is None or end is None:
             continue
         won = winner(end, len(moves))
         score = 0.5 if won is None else 1.0 if won == side else 0.0
-        key = (opening, side)
+        key = (tuple(m for m, _ in moves[:opening]), side)
         out[key + (seen[key],)] = score
         seen[key] += 1
     return out
@@ -76,11 +55,6 @@ def interval(diffs):
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
     return mean, 1.96 * math.sqrt(var / n)
-
-
-def elo(score):
-    score = min(max(score, 1e-4), 1 - 1e-4)
-    return -400 * math.log10(1 / score - 1)
 
 
 def main():

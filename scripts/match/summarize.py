@@ -27,24 +27,29 @@ def elo(score):
 def read_csa(path):
     """Players ({"+": name, "-": name}), moves ([csa move, score or None]: the
     `'**` comment cshogi.cli writes after a move holds the mover's score, in
-    centipawns from Sente's side) and the end line (None while the game
-    runs) of one CSA record."""
+    centipawns from Sente's side), the end line (None while the game runs)
+    and the length of the opening (the moves before the first one an engine
+    played: cshogi.cli writes a `T` line after each engine move, none after
+    an opening's) of one CSA record."""
     names = {}
     moves = []
     end = None
+    opening = None
     for line in open(path, encoding="utf-8", errors="replace"):
         line = line.strip()
         if line.startswith("N+") or line.startswith("N-"):
             names[line[1]] = line[2:]
         elif re.match(r"^[+-]\d{4}[A-Z]{2}", line):
             moves.append([line, None])
+        elif line.startswith("T") and moves and opening is None:
+            opening = len(moves) - 1
         elif line.startswith("'**") and moves:
             t = line[3:].split()
             if t and re.fullmatch(r"-?\d+", t[0]):
                 moves[-1][1] = int(t[0])
         elif line.startswith("%"):
             end = line
-    return names, moves, end
+    return names, moves, end, len(moves) if opening is None else opening
 
 
 def winner(end, n_moves):
@@ -66,7 +71,7 @@ def from_csa(folder, n1):
     w = l = d = 0
     ends = {}
     for path in sorted(glob.glob(os.path.join(folder, "*.csa"))):
-        names, moves, end = read_csa(path)
+        names, moves, end, _ = read_csa(path)
         if end is None:
             continue  # unfinished game
         ends[end] = ends.get(end, 0) + 1

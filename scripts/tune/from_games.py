@@ -35,7 +35,7 @@ def main():
     args = ap.parse_args()
     written = 0
     for path in args.files:
-        names, moves, end = read_csa(path)
+        names, moves, end, _ = read_csa(path)
         if args.engine not in names.values():
             continue
         side = 0 if names.get("+") == args.engine else 1  # 0: the engine is Sente
