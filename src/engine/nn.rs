@@ -120,6 +120,24 @@ pub struct Net {
     scale: i32,
     /// Output bias in centipawns.
     b2: i32,
+    /// `w2` as `i16`, when [`Net::output_of`] may sum in `i32` ([`narrow_w2`]).
+    w2_narrow: Option<[i16; 2 * HIDDEN]>,
+}
+
+/// `w2` as `i16` if every weight fits one and no sum of [`Net::output_of`]
+/// can leave `i32` (`Σ |w2| · scale` fits): the sum is then the same in
+/// `i32`, and SIMD multiplies sixteen-bit pairs in one step. Every fitted
+/// network so far fits (the shipped one's largest weight is under 28,000).
+fn narrow_w2(w2: &[i32; 2 * HIDDEN], scale: i32) -> Option<[i16; 2 * HIDDEN]> {
+    let bound: i64 = w2.iter().map(|&w| i64::from(w).abs()).sum::<i64>() * i64::from(scale);
+    if bound > i64::from(i32::MAX) || i16::try_from(scale).is_err() {
+        return None;
+    }
+    let mut out = [0i16; 2 * HIDDEN];
+    for (o, &w) in out.iter_mut().zip(w2) {
+        *o = i16::try_from(w).ok()?;
+    }
+    Some(out)
 }
 
 /// The magic and version at the start of `nn.bin`.
@@ -194,14 +212,27 @@ impl Net {
         if r.at != bytes.len() {
             return Err("trailing bytes after the network".into());
         }
-        Ok(Net {
+        Ok(Net::from_parts(radius, w1, b1, w2, b2, scale as i32))
+    }
+
+    /// A network of these weights (see the fields).
+    fn from_parts(
+        radius: usize,
+        w1: Vec<i16>,
+        b1: [i16; HIDDEN],
+        w2: [i32; 2 * HIDDEN],
+        b2: i32,
+        scale: i32,
+    ) -> Net {
+        Net {
             radius,
             w1,
             b1,
             w2,
+            scale,
             b2,
-            scale: scale as i32,
-        })
+            w2_narrow: narrow_w2(&w2, scale),
+        }
     }
 
     /// The hidden layer for one perspective's lit inputs.
@@ -512,16 +543,34 @@ impl Net {
     /// The correction for the position of `acc` with `side` to move.
     #[must_use]
     pub fn output_of(&self, acc: &Accumulator, side: Color) -> i32 {
-        let mut sum: i64 = 0;
         let views = [&acc.views[side.index()], &acc.views[(!side).index()]];
-        for (i, &a) in views.into_iter().flatten().enumerate() {
-            sum += i64::from(self.w2[i]) * i64::from(i32::from(a).clamp(0, self.scale));
-        }
+        let sum = match &self.w2_narrow {
+            Some(w2) => {
+                // `narrow_w2` checked that neither the scale nor any partial
+                // sum leaves its type.
+                let top = self.scale as i16;
+                let mut sum = 0i32;
+                for (&a, &w) in views.into_iter().flatten().zip(w2) {
+                    sum += i32::from(a.clamp(0, top)) * i32::from(w);
+                }
+                i64::from(sum)
+            }
+            None => self.wide_sum(views),
+        };
         let scale = i64::from(self.scale);
         let out = i64::from(self.b2) + sum.div_euclid(scale * scale);
         // No fitted network comes near; a file that does cannot reach the
         // mate scores.
         out.clamp(-i64::from(MAX_OUTPUT), i64::from(MAX_OUTPUT)) as i32
+    }
+
+    /// The output layer's sum in `i64`, for any weights.
+    fn wide_sum(&self, views: [&[i16; HIDDEN]; 2]) -> i64 {
+        let mut sum: i64 = 0;
+        for (i, &a) in views.into_iter().flatten().enumerate() {
+            sum += i64::from(self.w2[i]) * i64::from(i32::from(a).clamp(0, self.scale));
+        }
+        sum
     }
 }
 
@@ -800,14 +849,61 @@ pub(crate) mod tests {
 
     #[test]
     fn a_wild_network_cannot_reach_the_mate_scores() {
-        let mut wild = seeded(0, 5);
+        let base = seeded(0, 5);
         for (b2, bound) in [(i32::MAX / 2, MAX_OUTPUT), (i32::MIN / 2, -MAX_OUTPUT)] {
-            wild.b2 = b2;
-            wild.w2 = [b2.signum() * (i32::MAX / 2); 2 * HIDDEN];
+            let w2 = [b2.signum() * (i32::MAX / 2); 2 * HIDDEN];
+            let wild = Net::from_parts(0, base.w1.clone(), base.b1, w2, b2, ONE);
+            assert!(wild.w2_narrow.is_none(), "its sums need 64 bits");
             for pos in positions().iter().take(5) {
                 assert_eq!(wild.output(pos), bound);
             }
         }
+    }
+
+    #[test]
+    fn the_output_summed_in_32_bits_is_the_one_summed_in_64() {
+        let shipped = shipped().expect("shipped network");
+        assert!(
+            shipped.w2_narrow.is_some(),
+            "the shipped network sums in 32 bits"
+        );
+        // Output weights at the edge of an i16 (and, summed, of an i32 at
+        // this scale), of both signs, on seeded networks of both versions.
+        let edge = i32::from(i16::MAX);
+        for (radius, seed) in [(0, 21), (2, 22)] {
+            let mut net = seeded(radius, seed);
+            for (i, w) in net.w2.iter_mut().enumerate() {
+                if i % 3 == 0 {
+                    *w = if i % 2 == 0 { edge } else { -edge };
+                }
+            }
+            let net = Net::from_parts(radius, net.w1, net.b1, net.w2, net.b2, ONE);
+            assert!(net.w2_narrow.is_some());
+            for pos in positions() {
+                for n in [&net, shipped] {
+                    for side in [Color::Sente, Color::Gote] {
+                        let acc = n.refresh(&pos);
+                        let views = [&acc.views[side.index()], &acc.views[(!side).index()]];
+                        let wide = i64::from(n.b2)
+                            + n.wide_sum(views).div_euclid(i64::from(n.scale * n.scale));
+                        let wide = wide.clamp(-i64::from(MAX_OUTPUT), i64::from(MAX_OUTPUT));
+                        assert_eq!(
+                            i64::from(n.output_of(&acc, side)),
+                            wide,
+                            "{}",
+                            pos.to_sfen()
+                        );
+                    }
+                }
+            }
+        }
+        // One weight past an i16, or sums past an i32, take the wide path.
+        let mut w2 = [0; 2 * HIDDEN];
+        w2[0] = edge + 1;
+        assert!(narrow_w2(&w2, ONE).is_none());
+        let w2 = [edge; 2 * HIDDEN];
+        assert!(narrow_w2(&w2, ONE).is_some());
+        assert!(narrow_w2(&w2, MAX_SCALE as i32).is_none());
     }
 
     /// A network of either version with seeded weights of every sign, big
@@ -828,14 +924,7 @@ pub(crate) mod tests {
         let w1 = (0..features * HIDDEN).map(|_| next(24) as i16).collect();
         let b1 = std::array::from_fn(|_| (next(16) + 32) as i16);
         let w2 = std::array::from_fn(|_| next(4000));
-        Net {
-            radius,
-            w1,
-            b1,
-            w2,
-            b2: next(10),
-            scale: ONE,
-        }
+        Net::from_parts(radius, w1, b1, w2, next(10), ONE)
     }
 
     #[test]
