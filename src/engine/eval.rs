@@ -257,19 +257,59 @@ const HAND_THREAT: [i32; 7] = [1, 2, 3, 3, 3, 3, 4];
 /// Where `sq` stands relative to the king on `king` owned by `owner`: the
 /// Chebyshev distance (0..8; 8 without a king) and the cell in the 3×5
 /// window next to the king (see [`layout::OWN_NEAR`]), if it is inside.
+/// Read from [`KING_REL`]: the evaluation asks twice for every piece.
 #[inline]
 fn from_king(sq: Square, king: Option<Square>, owner: Color) -> (usize, Option<usize>) {
     let Some(k) = king else {
         return (8, None);
     };
-    let df = (i32::from(sq.file()) - i32::from(k.file())).unsigned_abs() as usize;
-    let dr = i32::from(k.rank()) - i32::from(sq.rank());
-    let dr = match owner {
-        Color::Sente => dr,
-        Color::Gote => -dr,
+    let v = KING_REL[owner.index()][k.index()][sq.index()];
+    let cell = v >> 4;
+    (
+        usize::from(v & 15),
+        (cell != NO_CELL).then_some(usize::from(cell)),
+    )
+}
+
+/// The cell of a square outside the window next to the king.
+const NO_CELL: u8 = 15;
+
+/// [`from_king`] for every owner ([`Color::index`]), king square and
+/// square, computed by [`king_rel`]: the distance in the low four bits, the
+/// cell (or [`NO_CELL`]) in the high four.
+static KING_REL: [[[u8; 81]; 81]; 2] = {
+    let mut t = [[[0u8; 81]; 81]; 2];
+    let mut owner = 0;
+    while owner < 2 {
+        let mut k = 0;
+        while k < 81 {
+            let mut sq = 0;
+            while sq < 81 {
+                let (d, cell) = king_rel(sq as i32, k as i32, owner == 1);
+                t[owner][k][sq] = d as u8 | (cell as u8) << 4;
+                sq += 1;
+            }
+            k += 1;
+        }
+        owner += 1;
+    }
+    t
+};
+
+/// The distance and cell ([`NO_CELL`] outside) of the square with index
+/// `sq` from the king on index `k` (index: `(file − 1) · 9 + rank − 1`),
+/// seen by Gote's king if `gote`.
+const fn king_rel(sq: i32, k: i32, gote: bool) -> (i32, i32) {
+    let df = (sq / 9 - k / 9).abs();
+    let dr = if gote { sq % 9 - k % 9 } else { k % 9 - sq % 9 };
+    let far = if df > dr.abs() { df } else { dr.abs() };
+    let d = if far > 8 { 8 } else { far };
+    let cell = if d <= 2 && df <= 2 {
+        df * 5 + dr + 2
+    } else {
+        NO_CELL as i32
     };
-    let d = df.max(dr.unsigned_abs() as usize).min(8);
-    (d, (d <= 2 && df <= 2).then(|| df * 5 + (dr + 2) as usize))
+    (d, cell)
 }
 
 /// The mobility table of a slider kind, if it has one.
@@ -567,6 +607,32 @@ fn king_safety(pos: &Position, c: Color, m: &AttackMaps<'_>, mask: Bitboard) -> 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// The table behind `from_king` against the arithmetic on files and
+    /// ranks it replaced, for every owner, king square and square.
+    #[test]
+    fn king_relative_places_match_files_and_ranks() {
+        for owner in Color::ALL {
+            for k in (0..81).filter_map(Square::from_index) {
+                for sq in (0..81).filter_map(Square::from_index) {
+                    let df = (i32::from(sq.file()) - i32::from(k.file())).unsigned_abs() as usize;
+                    let dr = i32::from(k.rank()) - i32::from(sq.rank());
+                    let dr = if owner == Color::Sente { dr } else { -dr };
+                    let d = df.max(dr.unsigned_abs() as usize).min(8);
+                    let cell = (d <= 2 && df <= 2).then(|| df * 5 + (dr + 2) as usize);
+                    assert_eq!(
+                        from_king(sq, Some(k), owner),
+                        (d, cell),
+                        "{owner:?} {k:?} {sq:?}"
+                    );
+                }
+            }
+            assert_eq!(
+                from_king(Square::from_index(40).unwrap(), None, owner),
+                (8, None)
+            );
+        }
+    }
 
     #[test]
     fn start_position_is_balanced() {
