@@ -120,21 +120,22 @@ pub struct Net {
     scale: i32,
     /// Output bias in centipawns.
     b2: i32,
-    /// `w2` as `i16`, when [`Net::output_of`] may sum in `i32` ([`narrow_w2`]).
-    w2_narrow: Option<[i16; 2 * HIDDEN]>,
+    /// `w2` as `i16` (each half its own row), when [`Net::output_of`] may
+    /// sum in `i32` ([`narrow_w2`]).
+    w2_narrow: Option<[[i16; HIDDEN]; 2]>,
 }
 
 /// `w2` as `i16` if every weight fits one and no sum of [`Net::output_of`]
 /// can leave `i32` (`Σ |w2| · scale` fits): the sum is then the same in
 /// `i32`, and SIMD multiplies sixteen-bit pairs in one step. Every fitted
 /// network so far fits (the shipped one's largest weight is under 28,000).
-fn narrow_w2(w2: &[i32; 2 * HIDDEN], scale: i32) -> Option<[i16; 2 * HIDDEN]> {
+fn narrow_w2(w2: &[i32; 2 * HIDDEN], scale: i32) -> Option<[[i16; HIDDEN]; 2]> {
     let bound: i64 = w2.iter().map(|&w| i64::from(w).abs()).sum::<i64>() * i64::from(scale);
     if bound > i64::from(i32::MAX) || i16::try_from(scale).is_err() {
         return None;
     }
-    let mut out = [0i16; 2 * HIDDEN];
-    for (o, &w) in out.iter_mut().zip(w2) {
+    let mut out = [[0i16; HIDDEN]; 2];
+    for (o, &w) in out.iter_mut().flatten().zip(w2) {
         *o = i16::try_from(w).ok()?;
     }
     Some(out)
@@ -548,10 +549,14 @@ impl Net {
             Some(w2) => {
                 // `narrow_w2` checked that neither the scale nor any partial
                 // sum leaves its type.
+                // Two fixed-length rows, not one flattened iterator, so
+                // that the loop compiles to packed multiply-adds.
                 let top = self.scale as i16;
                 let mut sum = 0i32;
-                for (&a, &w) in views.into_iter().flatten().zip(w2) {
-                    sum += i32::from(a.clamp(0, top)) * i32::from(w);
+                for (view, row) in views.into_iter().zip(w2) {
+                    for (&a, &w) in view.iter().zip(row) {
+                        sum += i32::from(a.clamp(0, top)) * i32::from(w);
+                    }
                 }
                 i64::from(sum)
             }
