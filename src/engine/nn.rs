@@ -127,8 +127,9 @@ pub struct Net {
 
 /// `w2` as `i16` if every weight fits one and no sum of [`Net::output_of`]
 /// can leave `i32` (`Σ |w2| · scale` fits): the sum is then the same in
-/// `i32`, and SIMD multiplies sixteen-bit pairs in one step. Every fitted
-/// network so far fits (the shipped one's largest weight is under 28,000).
+/// `i32`, which baseline x86-64 computes in packed registers and `i64`
+/// not. Every fitted network so far fits (the shipped one's largest weight
+/// is under 28,000).
 fn narrow_w2(w2: &[i32; 2 * HIDDEN], scale: i32) -> Option<[[i16; HIDDEN]; 2]> {
     let bound: i64 = w2.iter().map(|&w| i64::from(w).abs()).sum::<i64>() * i64::from(scale);
     if bound > i64::from(i32::MAX) || i16::try_from(scale).is_err() {
@@ -548,9 +549,8 @@ impl Net {
         let sum = match &self.w2_narrow {
             Some(w2) => {
                 // `narrow_w2` checked that neither the scale nor any partial
-                // sum leaves its type.
-                // Two fixed-length rows, not one flattened iterator, so
-                // that the loop compiles to packed multiply-adds.
+                // sum leaves its type; two fixed rows, not one flattened
+                // iterator, so that the loop is vectorised.
                 let top = self.scale as i16;
                 let mut sum = 0i32;
                 for (view, row) in views.into_iter().zip(w2) {
@@ -562,6 +562,11 @@ impl Net {
             }
             None => self.wide_sum(views),
         };
+        self.output_from_sum(sum)
+    }
+
+    /// The correction for the output layer's sum `sum`.
+    fn output_from_sum(&self, sum: i64) -> i32 {
         let scale = i64::from(self.scale);
         let out = i64::from(self.b2) + sum.div_euclid(scale * scale);
         // No fitted network comes near; a file that does cannot reach the
@@ -889,15 +894,8 @@ pub(crate) mod tests {
                     for side in [Color::Sente, Color::Gote] {
                         let acc = n.refresh(&pos);
                         let views = [&acc.views[side.index()], &acc.views[(!side).index()]];
-                        let wide = i64::from(n.b2)
-                            + n.wide_sum(views).div_euclid(i64::from(n.scale * n.scale));
-                        let wide = wide.clamp(-i64::from(MAX_OUTPUT), i64::from(MAX_OUTPUT));
-                        assert_eq!(
-                            i64::from(n.output_of(&acc, side)),
-                            wide,
-                            "{}",
-                            pos.to_sfen()
-                        );
+                        let wide = n.output_from_sum(n.wide_sum(views));
+                        assert_eq!(n.output_of(&acc, side), wide, "{}", pos.to_sfen());
                     }
                 }
             }
